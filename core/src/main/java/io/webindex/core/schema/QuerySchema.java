@@ -1,0 +1,133 @@
+package io.webindex.core.schema;
+
+/**
+ * The one codec for the query table (SPEC §4): every row, family and qualifier is built and parsed
+ * here and nowhere else.
+ *
+ * <pre>
+ * d:&lt;domain&gt;          domain:pagecount          seen URIs in the domain
+ * d:&lt;domain&gt;          rank:&lt;enc(urc)&gt;:&lt;uri&gt;     urc
+ * p:&lt;uri&gt;             page:cur                  page JSON (crawled pages only)
+ * p:&lt;uri&gt;             page:incount              urc (every seen URI)
+ * p:&lt;uri&gt;             inlinks:&lt;referrer uri&gt;    anchor text
+ * t:&lt;enc(urc)&gt;:&lt;uri&gt;  (empty):(empty)           urc
+ * </pre>
+ *
+ * <p>Encoded counts have a fixed width ({@link CountCodec#WIDTH}), so {@code t:} rows and {@code
+ * rank} qualifiers are parsed by position and a ':' inside a URI key can never make them ambiguous.
+ * Count values are decimal ASCII.
+ */
+public final class QuerySchema {
+  public static final String DOMAIN_PREFIX = "d:";
+  public static final String PAGE_PREFIX = "p:";
+  public static final String TOTAL_PREFIX = "t:";
+
+  public static final String FAM_DOMAIN = "domain";
+  public static final String QUAL_PAGECOUNT = "pagecount";
+  public static final String FAM_RANK = "rank";
+  public static final String FAM_PAGE = "page";
+  public static final String QUAL_CUR = "cur";
+  public static final String QUAL_INCOUNT = "incount";
+  public static final String FAM_INLINKS = "inlinks";
+  public static final String EMPTY = "";
+
+  private static final int ENCODED_PREFIX = CountCodec.WIDTH + 1; // "<enc>:"
+
+  private QuerySchema() {}
+
+  // ---- rows
+
+  public static String domainRow(String domain) {
+    return DOMAIN_PREFIX + domain;
+  }
+
+  public static String pageRow(String uriKey) {
+    return PAGE_PREFIX + uriKey;
+  }
+
+  public static String totalRow(long urc, String uriKey) {
+    return TOTAL_PREFIX + rankedUri(urc, uriKey);
+  }
+
+  /** {@code <enc(urc)>:<uri>}, the rank qualifier and the tail of a {@code t:} row. */
+  public static String rankedUri(long urc, String uriKey) {
+    return CountCodec.encode(urc) + ":" + uriKey;
+  }
+
+  /** A parsed query-table row. */
+  public sealed interface Row {
+    /** A {@code d:} row. */
+    record Domain(String domain) implements Row {}
+
+    /** A {@code p:} row. */
+    record Page(String uri) implements Row {}
+
+    /** A {@code t:} row. */
+    record Total(long urc, String uri) implements Row {}
+  }
+
+  /** A parsed {@code <enc(urc)>:<uri>}. */
+  public record RankedUri(long urc, String uri) {}
+
+  public static Row parseRow(String row) {
+    if (row.startsWith(DOMAIN_PREFIX) && row.length() > DOMAIN_PREFIX.length()) {
+      return new Row.Domain(row.substring(DOMAIN_PREFIX.length()));
+    }
+    if (row.startsWith(PAGE_PREFIX) && row.length() > PAGE_PREFIX.length()) {
+      return new Row.Page(row.substring(PAGE_PREFIX.length()));
+    }
+    if (row.startsWith(TOTAL_PREFIX)) {
+      RankedUri r = parseRankedUri(row.substring(TOTAL_PREFIX.length()));
+      return new Row.Total(r.urc(), r.uri());
+    }
+    throw new IllegalArgumentException("not a query-table row: " + row);
+  }
+
+  public static RankedUri parseRankedUri(String s) {
+    if (s.length() <= ENCODED_PREFIX || s.charAt(CountCodec.WIDTH) != ':') {
+      throw new IllegalArgumentException("not <enc(urc)>:<uri>: " + s);
+    }
+    return new RankedUri(CountCodec.decode(s, 0), s.substring(ENCODED_PREFIX));
+  }
+
+  /** True when {@code row} sits in the {@code t:} range. */
+  public static boolean isTotalRow(String row) {
+    return row.startsWith(TOTAL_PREFIX);
+  }
+
+  // ---- values
+
+  public static String countValue(long n) {
+    return Long.toString(n);
+  }
+
+  public static long parseCountValue(String v) {
+    return Long.parseLong(v);
+  }
+
+  // ---- cells
+
+  public static Cell pageCount(String domain, long count) {
+    return new Cell(domainRow(domain), FAM_DOMAIN, QUAL_PAGECOUNT, countValue(count));
+  }
+
+  public static Cell rank(String domain, String uriKey, long urc) {
+    return new Cell(domainRow(domain), FAM_RANK, rankedUri(urc, uriKey), countValue(urc));
+  }
+
+  public static Cell pageCur(String uriKey, String json) {
+    return new Cell(pageRow(uriKey), FAM_PAGE, QUAL_CUR, json);
+  }
+
+  public static Cell incount(String uriKey, long urc) {
+    return new Cell(pageRow(uriKey), FAM_PAGE, QUAL_INCOUNT, countValue(urc));
+  }
+
+  public static Cell inlink(String targetKey, String sourceKey, String anchor) {
+    return new Cell(pageRow(targetKey), FAM_INLINKS, sourceKey, anchor);
+  }
+
+  public static Cell total(String uriKey, long urc) {
+    return new Cell(totalRow(urc, uriKey), EMPTY, EMPTY, countValue(urc));
+  }
+}

@@ -1,0 +1,50 @@
+package io.webindex.core.url;
+
+import crawlercommons.domains.EffectiveTldFinder;
+
+/**
+ * The registrable domain of a host under the public-suffix list (crawler-commons' copy, ICANN and
+ * private sections), reversed like a key: {@code www.bbc.co.uk} → {@code uk.co.bbc}. An IP host is
+ * its own domain; a host that is itself a public suffix, or a single label, is its own domain; a
+ * host under a TLD the list does not know follows the list's default rule ({@code *}): its last two
+ * labels.
+ */
+public final class Domains {
+  private Domains() {}
+
+  /** The reversed registrable domain of {@code url}'s host. */
+  public static String of(WebUrl url) {
+    if (url.isIpLiteral()) {
+      return url.host();
+    }
+    return WebUrl.reverseLabels(registrable(url.host()));
+  }
+
+  /** The reversed registrable domain of the host of a URI key. */
+  public static String ofKey(String uriKey) {
+    try {
+      return of(WebUrl.fromKey(uriKey));
+    } catch (InvalidUrlException e) {
+      throw new IllegalArgumentException("not a URI key: " + uriKey, e);
+    }
+  }
+
+  /** The registrable domain of a normalised (ASCII, lower-case) host name, not reversed. */
+  static String registrable(String host) {
+    String assigned = EffectiveTldFinder.getAssignedDomain(host, true, false);
+    if (assigned != null) {
+      return assigned;
+    }
+    int lastDot = host.lastIndexOf('.');
+    if (lastDot < 0) {
+      return host;
+    }
+    String tld = host.substring(lastDot + 1);
+    if (EffectiveTldFinder.getEffectiveTLDs().containsKey(tld)) {
+      // the host is itself a public suffix (co.uk, pvt.k12.ma.us)
+      return host;
+    }
+    int secondDot = host.lastIndexOf('.', lastDot - 1);
+    return secondDot < 0 ? host : host.substring(secondDot + 1);
+  }
+}

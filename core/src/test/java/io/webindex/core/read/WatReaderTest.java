@@ -1,0 +1,267 @@
+package io.webindex.core.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.core.TestData;
+import io.webindex.core.model.Link;
+import io.webindex.core.model.Page;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+
+class WatReaderTest {
+
+  /**
+   * Writes WAT records the way Common Crawl does (CRLF headers, JSON content, blank-line trailer).
+   */
+  static final class WatWriter {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final boolean gzipPerRecord;
+
+    WatWriter(boolean gzipPerRecord) {
+      this.gzipPerRecord = gzipPerRecord;
+    }
+
+    WatWriter record(String type, String uri, String date, String contentType, String content)
+        throws IOException {
+      byte[] body = content.getBytes(StandardCharsets.UTF_8);
+      StringBuilder h = new StringBuilder("WARC/1.0\r\nWARC-Type: ").append(type).append("\r\n");
+      if (uri != null) {
+        h.append("WARC-Target-URI: ").append(uri).append("\r\n");
+      }
+      h.append("WARC-Date: ").append(date).append("\r\n");
+      h.append("Content-Type: ").append(contentType).append("\r\n");
+      h.append("Content-Length: ").append(body.length).append("\r\n\r\n");
+      ByteArrayOutputStream rec = new ByteArrayOutputStream();
+      rec.write(h.toString().getBytes(StandardCharsets.UTF_8));
+      rec.write(body);
+      rec.write("\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+      if (gzipPerRecord) {
+        try (GZIPOutputStream gz =
+            new GZIPOutputStream(out) {
+              @Override
+              public void close() throws IOException {
+                finish();
+              }
+            }) {
+          gz.write(rec.toByteArray());
+        }
+      } else {
+        out.write(rec.toByteArray());
+      }
+      return this;
+    }
+
+    WatWriter page(String uri, String date, String title, String base, String... links)
+        throws IOException {
+      StringBuilder ls = new StringBuilder();
+      for (int i = 0; i < links.length; i += 2) {
+        ls.append(i == 0 ? "" : ",")
+            .append("{\"path\":\"A@/href\",\"url\":\"")
+            .append(links[i])
+            .append("\"")
+            .append(links[i + 1] == null ? "" : ",\"text\":\"" + links[i + 1] + "\"")
+            .append("}");
+      }
+      ls.append(links.length > 0 ? "," : "").append("{\"path\":\"IMG@/src\",\"url\":\"/img.png\"}");
+      String head =
+          "\"Title\":\"" + title + "\"" + (base == null ? "" : ",\"Base\":\"" + base + "\"");
+      String json =
+          "{\"Envelope\":{\"WARC-Header-Metadata\":{\"WARC-Type\":\"response\",\"WARC-Target-URI\":\""
+              + uri
+              + "\"},\"Payload-Metadata\":{\"HTTP-Response-Metadata\":{\"HTML-Metadata\":{\"Head\":{"
+              + head
+              + "},\"Links\":["
+              + ls
+              + "]}}}}}";
+      return record("metadata", uri, date, "application/json", json);
+    }
+
+    byte[] bytes() {
+      return out.toByteArray();
+    }
+  }
+
+  @Test
+  void realCommonCrawlRecord() {
+    TestData.Read r =
+        TestData.read(
+            TestData.resource("/io/webindex/core/common-crawl-sample.wat.warc"), "sample.wat", 0);
+    assertEquals(PageReaders.Format.WAT, r.format());
+    assertEquals(List.of(), r.rejects());
+    assertEquals(1, r.pages().size());
+    Page p = r.pages().get(0);
+    assertEquals(
+        "com.1079ishot/presale-password-trey-songz-young-jeezy-pre-christmas-bash/screen-shot-2011-10-27-at-11-12-06-am/",
+        p.key());
+    assertEquals(Instant.parse("2015-04-18T03:35:13Z"), p.version().crawled());
+    Map<String, String> anchors = p.anchorsByTarget();
+    assertEquals(
+        "HOT 107.9",
+        anchors.get("com.1079ishot"),
+        "title used when there is no text; first anchor wins over 'Home'");
+    assertEquals("Contact Us", anchors.get("com.1079ishot/help/"), "relative link resolved");
+    assertEquals("On Air", anchors.get("com.1079ishot/djs/"));
+    assertTrue(
+        p.links().stream().noneMatch(l -> l.key().equals(p.key())),
+        "fragment links to itself dropped");
+    assertTrue(r.stats().get(ReadCounter.LINKS_SELF) >= 2);
+  }
+
+  @Test
+  void realCommonCrawlFileOfEighteenRecords() {
+    TestData.Read r =
+        TestData.read(TestData.resource("/io/webindex/core/common-crawl-18.wat.warc"), "wat-18", 0);
+    assertEquals(List.of(), r.rejects());
+    assertEquals(18, r.stats().get(ReadCounter.RECORDS));
+    assertEquals(
+        18,
+        r.pages().size()
+            + r.stats().get(ReadCounter.SKIPPED_NOT_PAGE)
+            + r.stats().get(ReadCounter.SKIPPED_NOT_HTML));
+    assertTrue(r.pages().size() >= 3, "HTML responses are pages: " + r.pages().size());
+    Page wiki =
+        r.pages().stream()
+            .filter(p -> p.key().startsWith("be.0x20/smw/index.php"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(
+        wiki.links().stream()
+            .map(Link::key)
+            .anyMatch(
+                k ->
+                    k.equals(
+                        "be.0x20/smw/index.php?title=Special:WhatLinksHere/Game_Night&hideredirs=1&hidetrans=1")),
+        "&amp; in link URLs is decoded");
+  }
+
+  @Test
+  void generatedWatWithRelativeLinksBaseAndOtherRecords() throws IOException {
+    for (boolean gz : new boolean[] {false, true}) {
+      WatWriter w = new WatWriter(gz);
+      w.record(
+          "warcinfo",
+          null,
+          "2026-01-01T00:00:00Z",
+          "application/warc-fields",
+          "software: test\r\n");
+      w.page(
+          "http://a.com/dir/p.html",
+          "2026-01-02T00:00:00Z",
+          "A &amp; co",
+          null,
+          "x.html",
+          "X",
+          "../up",
+          null,
+          "http://b.com/",
+          "B",
+          "p.html#f",
+          "me");
+      w.page("http://c.com/a/b", "2026-01-03T00:00:00Z", "C", "http://cdn.c.com/base/", "rel", "R");
+      w.record(
+          "metadata",
+          "http://d.com/",
+          "2026-01-04T00:00:00Z",
+          "application/json",
+          "{\"Envelope\":{\"Payload-Metadata\":{\"HTTP-Response-Metadata\":{}}}}");
+      w.record(
+          "request",
+          "http://d.com/",
+          "2026-01-04T00:00:00Z",
+          "application/http",
+          "GET / HTTP/1.0\r\n");
+      TestData.Read r = TestData.read(w.bytes(), "gen.wat", 2);
+      assertEquals(List.of(), r.rejects());
+      assertEquals(2, r.pages().size());
+      Page a = r.pages().get(0);
+      assertEquals("A & co", a.title());
+      assertEquals(
+          List.of("com.a/dir/x.html", "com.a/up", "com.b"),
+          a.links().stream().map(Link::key).toList());
+      assertEquals(
+          List.of("com.c.cdn/base/rel"), r.pages().get(1).links().stream().map(Link::key).toList());
+      assertEquals(1, r.stats().get(ReadCounter.SKIPPED_NOT_HTML));
+      assertEquals(2, r.stats().get(ReadCounter.SKIPPED_NOT_PAGE));
+      assertTrue(a.version().offset() > 0, "offset after the warcinfo record");
+    }
+  }
+
+  @Test
+  void damagedRecordsAreRejectedAndReaderResynchronises() throws IOException {
+    WatWriter w = new WatWriter(false);
+    w.page("http://a.com/", "2026-01-02T00:00:00Z", "A", null, "b.com", "B");
+    w.out.write("garbage line\r\nmore garbage\r\n".getBytes(StandardCharsets.UTF_8));
+    w.out.write(
+        "WARC/1.0\r\nWARC-Type: metadata\r\nContent-Length: abc\r\n\r\n{}\r\n\r\n"
+            .getBytes(StandardCharsets.UTF_8));
+    w.record(
+        "metadata",
+        "http://bad url/",
+        "2026-01-02T00:00:00Z",
+        "application/json",
+        "{\"Envelope\":{\"Payload-Metadata\":{\"HTTP-Response-Metadata\":{\"HTML-Metadata\":{}}}}}");
+    w.record("metadata", "http://e.com/", "2026-01-02T00:00:00Z", "application/json", "{not json");
+    w.record(
+        "metadata",
+        "http://f.com/",
+        "not a date",
+        "application/json",
+        "{\"Envelope\":{\"Payload-Metadata\":{\"HTTP-Response-Metadata\":{\"HTML-Metadata\":{}}}}}");
+    w.page("http://g.com/", "2026-01-02T00:00:00Z", "G", null);
+    w.out.write(
+        "WARC/1.0\r\nWARC-Type: metadata\r\nContent-Length: 100000\r\n\r\n{\"Env"
+            .getBytes(StandardCharsets.UTF_8));
+    TestData.Read r = TestData.read(w.bytes(), "bad.wat", 0);
+    assertEquals(List.of("com.a", "com.g"), r.pages().stream().map(Page::key).toList());
+    assertEquals(
+        List.of(
+            RejectReason.MALFORMED_WARC,
+            RejectReason.MALFORMED_WARC,
+            RejectReason.INVALID_URL,
+            RejectReason.MALFORMED_JSON,
+            RejectReason.BAD_CRAWL_TIME,
+            RejectReason.MALFORMED_WARC),
+        r.rejects().stream().map(Reject::reason).toList());
+  }
+
+  @Test
+  void oversizedRecordIsSkippedUnread() throws IOException {
+    WatWriter w = new WatWriter(false);
+    w.page("http://a.com/", "2026-01-02T00:00:00Z", "A".repeat(3000), null);
+    w.page("http://b.com/", "2026-01-02T00:00:00Z", "B", null);
+    TestData.Read r = TestData.read(w.bytes(), "big.wat", 0, new ReadLimits(2048, 10));
+    assertEquals(List.of("com.b"), r.pages().stream().map(Page::key).toList());
+    assertEquals(RejectReason.OVERSIZED, r.rejects().get(0).reason());
+  }
+
+  @Test
+  void garbageNeverCrashes() throws IOException {
+    WatWriter w = new WatWriter(false);
+    for (int i = 0; i < 20; i++) {
+      w.page(
+          "http://a.com/" + i, "2026-01-02T00:00:00Z", "A", null, "b.com/" + i, "B", "c.com", "C");
+    }
+    byte[] valid = w.bytes();
+    Random rnd = new Random(11);
+    for (int i = 0; i < 300; i++) {
+      byte[] b = Arrays.copyOf(valid, rnd.nextInt(valid.length) + 1);
+      for (int k = 0; k < rnd.nextInt(30); k++) {
+        b[rnd.nextInt(b.length)] = (byte) rnd.nextInt(256);
+      }
+      TestData.Read r = TestData.read(b, "f", 0);
+      assertTrue(
+          r.pages().size() <= 20,
+          r.pages().stream().map(Page::key).collect(Collectors.joining(",")));
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package io.webindex.core.url;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DomainsTest {
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          http://www.bbc.co.uk/news     | uk.co.bbc
+          http://a.com/page1            | com.a
+          http://www.c.com/x            | com.c
+          https://x.y.z.c.com:8443/     | com.c
+          http://1.2.3.4/               | 1.2.3.4
+          http://[2001:db8::1]/         | [2001:db8::1]
+          http://localhost:8080/        | localhost
+          http://co.uk/                 | uk.co
+          http://x.y.unknowntld/        | unknowntld.y
+          http://bücher.de/             | de.xn--bcher-kva
+          http://www.bücher.de/         | de.xn--bcher-kva
+          http://foo.blogspot.com/      | com.blogspot.foo
+          http://a.b.c.kawasaki.jp/     | jp.kawasaki.c.b
+          http://city.kawasaki.jp/      | jp.kawasaki.city
+          """)
+  void registrableDomainReversed(String url, String domain) throws Exception {
+    WebUrl u = WebUrl.parse(url);
+    assertEquals(domain, Domains.of(u));
+    assertEquals(domain, Domains.ofKey(u.key()));
+  }
+}
