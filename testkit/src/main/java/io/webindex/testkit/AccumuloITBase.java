@@ -1,0 +1,260 @@
+package io.webindex.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Map.Entry;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.TableExistsException;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.conf.Property;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.accumulo.minicluster.MemoryUnit;
+import org.apache.accumulo.minicluster.MiniAccumuloCluster;
+import org.apache.accumulo.minicluster.MiniAccumuloConfig;
+import org.apache.accumulo.minicluster.ServerType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one base class for every {@code *IT}: one {@link MiniAccumuloCluster} 1.10 per test class.
+ *
+ * <p>The cluster starts in {@link #startAccumulo()} (JUnit 5 {@code @BeforeAll}, so it runs before
+ * any {@code @BeforeAll} of a subclass) in a fresh directory under {@code target/mini-accumulo} (or
+ * {@code java.io.tmpdir} when there is no {@code target/}), and is stopped and deleted in {@link
+ * #stopAccumulo()} ({@code @AfterAll}, after those of a subclass). Subclasses use {@link
+ * #connector()} and {@link #createTable()} / {@link #newTableName()} so that each test works in its
+ * own table and tests in one class do not see each other's data.
+ *
+ * <p>The test JVM must run with {@code JDK_JAVA_OPTIONS} as set by the root pom for
+ * surefire/failsafe (see docs/stack.md): MiniAccumulo's child processes inherit it.
+ *
+ * <p>The state is static, one cluster per class at a time: do not run IT classes in parallel in one
+ * JVM.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+public abstract class AccumuloITBase {
+
+  private static final Logger log = LoggerFactory.getLogger(AccumuloITBase.class);
+
+  /** Root user of the throwaway test cluster. */
+  public static final String ROOT_USER = "root";
+
+  /** Root password of the throwaway test cluster; only ever used for a local MiniAccumulo. */
+  public static final String ROOT_PASSWORD = "throwaway-mini-accumulo-secret";
+
+  /**
+   * System property: when {@code true}, the cluster directory (with the server logs under {@code
+   * logs/}) is kept after the class, for debugging; {@code mvn verify -Dwebindex.it.keepDir=true}.
+   */
+  public static final String KEEP_DIR_PROPERTY = "webindex.it.keepDir";
+
+  /** Heap of the tablet server; MiniAccumulo's 128 MB default is too small beyond toy data. */
+  public static final int TABLET_SERVER_MEMORY_MB = 768;
+
+  private static final AtomicInteger TABLE_COUNTER = new AtomicInteger();
+
+  private static Path clusterDir;
+  private static MiniAccumuloCluster cluster;
+  private static Connector connector;
+
+  @BeforeAll
+  @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  static void startAccumulo() throws Exception {
+    clusterDir = Files.createTempDirectory(baseDir(), "mac-");
+    MiniAccumuloConfig config = new MiniAccumuloConfig(clusterDir.toFile(), ROOT_PASSWORD);
+    config.setNumTservers(1);
+    config.setMemory(ServerType.TABLET_SERVER, TABLET_SERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
+    Map<String, String> site = new HashMap<>();
+    site.put(Property.TSERV_MAXMEM.getKey(), "256M");
+    site.put(Property.TSERV_DATACACHE_SIZE.getKey(), "64M");
+    site.put(Property.TSERV_INDEXCACHE_SIZE.getKey(), "32M");
+    config.setSiteConfig(site);
+
+    long start = System.nanoTime();
+    MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
+    cluster = mac;
+    mac.start();
+    connector = mac.getConnector(ROOT_USER, ROOT_PASSWORD);
+    log.info(
+        "MiniAccumulo {} up in {} ms (zookeepers {}, dir {})",
+        mac.getInstanceName(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+        mac.getZooKeepers(),
+        clusterDir);
+  }
+
+  @AfterAll
+  @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  static void stopAccumulo() throws Exception {
+    MiniAccumuloCluster mac = cluster;
+    Path dir = clusterDir;
+    cluster = null;
+    connector = null;
+    clusterDir = null;
+    try {
+      if (mac != null) {
+        mac.stop();
+      }
+    } finally {
+      if (dir != null && Boolean.getBoolean(KEEP_DIR_PROPERTY)) {
+        log.info("kept MiniAccumulo directory {}", dir);
+      } else if (dir != null) {
+        deleteRecursively(dir);
+      }
+    }
+  }
+
+  /** A connector as the root user of this class's cluster. */
+  protected static Connector connector() {
+    if (connector == null) {
+      throw new IllegalStateException("MiniAccumulo is not running");
+    }
+    return connector;
+  }
+
+  /** This class's running cluster. */
+  protected static MiniAccumuloCluster cluster() {
+    if (cluster == null) {
+      throw new IllegalStateException("MiniAccumulo is not running");
+    }
+    return cluster;
+  }
+
+  protected static String instanceName() {
+    return cluster().getInstanceName();
+  }
+
+  protected static String zookeepers() {
+    return cluster().getZooKeepers();
+  }
+
+  /** The directory the cluster lives in; deleted when the class is done. */
+  protected static Path clusterDir() {
+    cluster();
+    return clusterDir;
+  }
+
+  /** A table name not used before in this JVM; the table is not created. */
+  protected static String newTableName() {
+    return newTableName("t");
+  }
+
+  /**
+   * A table name not used before in this JVM, starting with {@code hint} reduced to the characters
+   * Accumulo allows; the table is not created.
+   */
+  protected static String newTableName(String hint) {
+    String clean = hint.replaceAll("[^A-Za-z0-9_]", "_").toLowerCase(Locale.ROOT);
+    if (clean.isEmpty()) {
+      clean = "t";
+    }
+    return clean + "_" + TABLE_COUNTER.incrementAndGet();
+  }
+
+  /** Creates a fresh, uniquely named table and returns its name. */
+  protected static String createTable() {
+    return createTable("t");
+  }
+
+  /** Creates a fresh table named after {@code hint} (see {@link #newTableName(String)}). */
+  protected static String createTable(String hint) {
+    String table = newTableName(hint);
+    try {
+      connector().tableOperations().create(table);
+    } catch (AccumuloException | AccumuloSecurityException | TableExistsException e) {
+      throw new IllegalStateException("cannot create table " + table, e);
+    }
+    return table;
+  }
+
+  /**
+   * The whole table as lines {@code "row family:qualifier value"}, in Accumulo's key order
+   * (visibility and timestamp left out).
+   */
+  protected static List<String> readTable(String table) {
+    List<String> lines = new ArrayList<>();
+    scan(table, (key, value) -> lines.add(cellName(key) + " " + value));
+    return lines;
+  }
+
+  /**
+   * The whole table as a sorted map from {@code "row family:qualifier"} to the value; when one cell
+   * has several versions or visibilities, the last one scanned wins.
+   */
+  protected static SortedMap<String, String> readTableAsMap(String table) {
+    SortedMap<String, String> cells = new TreeMap<>();
+    scan(table, (key, value) -> cells.put(cellName(key), value));
+    return cells;
+  }
+
+  private interface CellConsumer {
+    void accept(Key key, String value);
+  }
+
+  private static void scan(String table, CellConsumer consumer) {
+    Scanner scanner;
+    try {
+      scanner = connector().createScanner(table, Authorizations.EMPTY);
+    } catch (TableNotFoundException e) {
+      throw new IllegalArgumentException("no table " + table, e);
+    }
+    try {
+      for (Entry<Key, Value> e : scanner) {
+        consumer.accept(e.getKey(), e.getValue().toString());
+      }
+    } finally {
+      scanner.close();
+    }
+  }
+
+  private static String cellName(Key key) {
+    return key.getRow() + " " + key.getColumnFamily() + ":" + key.getColumnQualifier();
+  }
+
+  private static Path baseDir() throws IOException {
+    Path target = Paths.get("target");
+    Path base =
+        Files.isDirectory(target)
+            ? target.resolve("mini-accumulo")
+            : Paths.get(System.getProperty("java.io.tmpdir"), "webindex-mini-accumulo");
+    return Files.createDirectories(base).toAbsolutePath();
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(AccumuloITBase::deleteQuietly);
+    } catch (IOException | UncheckedIOException e) {
+      log.warn("could not delete {}: {}", dir, e.toString());
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      log.warn("could not delete {}: {}", p, e.toString());
+    }
+  }
+}
