@@ -59,11 +59,16 @@ public final class IndexCells {
       return List.of();
     }
     List<Cell> cells = new ArrayList<>(page.links().size() + 1);
-    cells.add(QuerySchema.pageCur(page.key(), PageJson.toQueryJson(page)));
+    cells.add(pageCur(page));
     for (Link l : page.links()) {
       cells.add(inlink(page.key(), l));
     }
     return cells;
+  }
+
+  /** The {@code page:cur} cell of a live page. */
+  public static Cell pageCur(Page page) {
+    return QuerySchema.pageCur(page.key(), PageJson.toQueryJson(page));
   }
 
   /** The {@code inlinks} cell a link of {@code sourceKey} puts in its target's row. */

@@ -57,6 +57,36 @@ public final class PageJson {
     return w.toString();
   }
 
+  /**
+   * One line of page JSON input (SPEC §2) for a page version: what a crawler would write. Used by
+   * generators of test and benchmark input.
+   */
+  public static String toInputLine(Page p) {
+    StringWriter w = new StringWriter(128 + 64 * p.links().size());
+    try (JsonGenerator g = FACTORY.createGenerator(w)) {
+      g.writeStartObject();
+      g.writeStringField("url", p.url());
+      g.writeStringField("crawled", p.version().crawled().toString());
+      if (p.deleted()) {
+        g.writeBooleanField("deleted", true);
+      } else {
+        g.writeStringField("title", p.title());
+        g.writeArrayFieldStart("links");
+        for (Link l : p.links()) {
+          g.writeStartObject();
+          g.writeStringField("url", l.url());
+          g.writeStringField("anchor", l.anchor());
+          g.writeEndObject();
+        }
+        g.writeEndArray();
+      }
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return w.toString();
+  }
+
   public static String toStoredJson(Page p) {
     StringWriter w = new StringWriter(160 + 96 * p.links().size());
     try (JsonGenerator g = FACTORY.createGenerator(w)) {

@@ -8,6 +8,7 @@ import io.webindex.core.model.UriState;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.synth.RandomWeb;
 import io.webindex.core.url.Domains;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,6 @@
-package io.webindex.core.index;
+package io.webindex.core.synth;
 
+import io.webindex.core.json.PageJson;
 import io.webindex.core.model.Link;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.PageVersion;
@@ -7,12 +8,14 @@ import io.webindex.core.url.WebUrl;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 /**
- * A randomized web for differential tests: page versions over a small URL space with a power-law
- * choice of link targets (hot URIs), re-crawls with and without link changes, stale versions,
- * deletions (also of pages never crawled), duplicate and self links.
+ * A randomized web for differential tests and demos: page versions over a small URL space with a
+ * power-law choice of link targets (hot URIs), re-crawls with and without link changes, stale
+ * versions, deletions (also of pages never crawled), duplicate and self links.
  */
 public final class RandomWeb {
   private final Random rnd;
@@ -43,6 +46,23 @@ public final class RandomWeb {
     double u = rnd.nextDouble();
     int i = (int) Math.floor(Math.pow(u, 3) * urls.size());
     return urls.get(Math.min(i, urls.size() - 1));
+  }
+
+  /**
+   * The next batch as JSON-lines input files: the batch's versions spread over {@code files} files.
+   * Reading them back gives the versions with their real file names and offsets.
+   */
+  public Map<String, String> batchFiles(long batchNo, int pages, int files) {
+    Map<String, StringBuilder> out = new TreeMap<>();
+    int i = 0;
+    for (Page p : batch(batchNo, pages)) {
+      out.computeIfAbsent(String.format("part-%05d.jsonl", i++ % files), k -> new StringBuilder())
+          .append(PageJson.toInputLine(p))
+          .append('\n');
+    }
+    Map<String, String> result = new TreeMap<>();
+    out.forEach((k, v) -> result.put(k, v.toString()));
+    return result;
   }
 
   /** The next batch of page versions (some stale, some deletions). */

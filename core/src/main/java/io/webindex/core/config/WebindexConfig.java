@@ -1,0 +1,232 @@
+package io.webindex.core.config;
+
+import io.webindex.core.read.ReadLimits;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The whole configuration: one typed, immutable object, loaded from a properties file under {@code
+ * conf/} (example: {@code conf/webindex.properties.example}) with optional overrides. Every key is
+ * namespaced {@code webindex.*}. The Accumulo password comes from {@code
+ * webindex.accumulo.password}, or the file named by {@code webindex.accumulo.password.file}, or the
+ * environment variable {@code WEBINDEX_ACCUMULO_PASSWORD}; it is never printed ({@link #toString()}
+ * masks it) and never copied into job configurations.
+ */
+public record WebindexConfig(
+    String accumuloInstance,
+    String zookeepers,
+    String accumuloUser,
+    Secret accumuloPassword,
+    String tablePrefix,
+    String storeRoot,
+    String workDir,
+    int recomputeTablets,
+    int retentionRuns,
+    ReadLimits readLimits,
+    int rejectSamplesPerTask,
+    String fluoApp,
+    int fluoBuckets) {
+
+  public static final String INSTANCE = "webindex.accumulo.instance";
+  public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
+  public static final String USER = "webindex.accumulo.user";
+  public static final String PASSWORD = "webindex.accumulo.password";
+  public static final String PASSWORD_FILE = "webindex.accumulo.password.file";
+  public static final String PASSWORD_ENV = "WEBINDEX_ACCUMULO_PASSWORD";
+  public static final String TABLE_PREFIX = "webindex.table.prefix";
+  public static final String STORE_ROOT = "webindex.store.root";
+  public static final String WORK_DIR = "webindex.work.dir";
+  public static final String RECOMPUTE_TABLETS = "webindex.recompute.tablets";
+  public static final String RETENTION_RUNS = "webindex.retention.runs";
+  public static final String MAX_RECORD_BYTES = "webindex.read.max.record.bytes";
+  public static final String MAX_LINKS = "webindex.read.max.links";
+  public static final String REJECT_SAMPLES = "webindex.rejects.samples.per.task";
+  public static final String FLUO_APP = "webindex.fluo.app";
+  public static final String FLUO_BUCKETS = "webindex.fluo.buckets";
+
+  /** A secret value whose {@code toString} never shows it. */
+  public record Secret(String value) {
+    @Override
+    public String toString() {
+      return value == null || value.isEmpty() ? "(none)" : "*****";
+    }
+
+    public boolean isPresent() {
+      return value != null && !value.isEmpty();
+    }
+  }
+
+  public WebindexConfig {
+    Objects.requireNonNull(tablePrefix, "tablePrefix");
+    if (!tablePrefix.matches("[A-Za-z][A-Za-z0-9_]{0,40}")) {
+      throw new IllegalArgumentException(
+          TABLE_PREFIX + " must be letters, digits, '_': " + tablePrefix);
+    }
+    if (recomputeTablets < 1 || recomputeTablets > 100_000) {
+      throw new IllegalArgumentException(RECOMPUTE_TABLETS + " out of range: " + recomputeTablets);
+    }
+    if (retentionRuns < 1) {
+      throw new IllegalArgumentException(RETENTION_RUNS + " must be at least 1: " + retentionRuns);
+    }
+    if (fluoBuckets < 1) {
+      throw new IllegalArgumentException(FLUO_BUCKETS + " must be at least 1: " + fluoBuckets);
+    }
+  }
+
+  /** Loads a properties file; {@code overrides} win over the file. */
+  public static WebindexConfig load(Path file, Map<String, String> overrides) {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      p.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot read configuration " + file + ": " + e.getMessage(), e);
+    }
+    Map<String, String> m = new TreeMap<>();
+    p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k).strip()));
+    m.putAll(overrides);
+    return fromMap(m, System.getenv());
+  }
+
+  /** Builds a configuration from keys (missing keys take their defaults) and an environment. */
+  public static WebindexConfig fromMap(Map<String, String> m, Map<String, String> env) {
+    for (String k : m.keySet()) {
+      if (k.startsWith("webindex.") && !KNOWN.contains(k)) {
+        throw new IllegalArgumentException("unknown configuration key " + k);
+      }
+    }
+    String password = m.get(PASSWORD);
+    if ((password == null || password.isEmpty()) && m.containsKey(PASSWORD_FILE)) {
+      try {
+        password = Files.readString(Path.of(m.get(PASSWORD_FILE)), StandardCharsets.UTF_8).strip();
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "cannot read " + PASSWORD_FILE + " " + m.get(PASSWORD_FILE), e);
+      }
+    }
+    if (password == null || password.isEmpty()) {
+      password = env.get(PASSWORD_ENV);
+    }
+    return new WebindexConfig(
+        m.getOrDefault(INSTANCE, ""),
+        m.getOrDefault(ZOOKEEPERS, ""),
+        m.getOrDefault(USER, "root"),
+        new Secret(password == null ? "" : password),
+        m.getOrDefault(TABLE_PREFIX, "webindex"),
+        m.getOrDefault(STORE_ROOT, ""),
+        m.getOrDefault(WORK_DIR, ""),
+        intValue(m, RECOMPUTE_TABLETS, 4),
+        intValue(m, RETENTION_RUNS, 3),
+        new ReadLimits(
+            intValue(m, MAX_RECORD_BYTES, ReadLimits.DEFAULT.maxRecordBytes()),
+            intValue(m, MAX_LINKS, ReadLimits.DEFAULT.maxLinks())),
+        intValue(m, REJECT_SAMPLES, 100),
+        m.getOrDefault(FLUO_APP, "webindex"),
+        intValue(m, FLUO_BUCKETS, 16));
+  }
+
+  private static final Set<String> KNOWN =
+      Set.of(
+          INSTANCE,
+          ZOOKEEPERS,
+          USER,
+          PASSWORD,
+          PASSWORD_FILE,
+          TABLE_PREFIX,
+          STORE_ROOT,
+          WORK_DIR,
+          RECOMPUTE_TABLETS,
+          RETENTION_RUNS,
+          MAX_RECORD_BYTES,
+          MAX_LINKS,
+          REJECT_SAMPLES,
+          FLUO_APP,
+          FLUO_BUCKETS);
+
+  private static int intValue(Map<String, String> m, String key, int dflt) {
+    String v = m.get(key);
+    if (v == null || v.isEmpty()) {
+      return dflt;
+    }
+    try {
+      return Integer.parseInt(v.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " is not a whole number: " + v);
+    }
+  }
+
+  /**
+   * The configuration as properties, without the password (for run records, job configurations and
+   * connection files that name a password file instead).
+   */
+  public Map<String, String> toMapWithoutSecrets() {
+    Map<String, String> m = new TreeMap<>();
+    m.put(INSTANCE, accumuloInstance);
+    m.put(ZOOKEEPERS, zookeepers);
+    m.put(USER, accumuloUser);
+    m.put(TABLE_PREFIX, tablePrefix);
+    m.put(STORE_ROOT, storeRoot);
+    m.put(WORK_DIR, workDir);
+    m.put(RECOMPUTE_TABLETS, Integer.toString(recomputeTablets));
+    m.put(RETENTION_RUNS, Integer.toString(retentionRuns));
+    m.put(MAX_RECORD_BYTES, Integer.toString(readLimits.maxRecordBytes()));
+    m.put(MAX_LINKS, Integer.toString(readLimits.maxLinks()));
+    m.put(REJECT_SAMPLES, Integer.toString(rejectSamplesPerTask));
+    m.put(FLUO_APP, fluoApp);
+    m.put(FLUO_BUCKETS, Integer.toString(fluoBuckets));
+    return m;
+  }
+
+  /** The name of the run-metadata table. */
+  public String metaTable() {
+    return tablePrefix + "_meta";
+  }
+
+  /** The name of the query table of a run. */
+  public String runTable(String runId) {
+    return tablePrefix + "_" + runId;
+  }
+
+  public WebindexConfig withStoreRoot(String root) {
+    return new WebindexConfig(
+        accumuloInstance,
+        zookeepers,
+        accumuloUser,
+        accumuloPassword,
+        tablePrefix,
+        root,
+        workDir,
+        recomputeTablets,
+        retentionRuns,
+        readLimits,
+        rejectSamplesPerTask,
+        fluoApp,
+        fluoBuckets);
+  }
+
+  public WebindexConfig withWorkDir(String dir) {
+    return new WebindexConfig(
+        accumuloInstance,
+        zookeepers,
+        accumuloUser,
+        accumuloPassword,
+        tablePrefix,
+        storeRoot,
+        dir,
+        recomputeTablets,
+        retentionRuns,
+        readLimits,
+        rejectSamplesPerTask,
+        fluoApp,
+        fluoBuckets);
+  }
+}

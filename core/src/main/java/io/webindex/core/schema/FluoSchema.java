@@ -1,0 +1,51 @@
+package io.webindex.core.schema;
+
+import io.webindex.core.model.UriState;
+
+/**
+ * The codec for the Fluo application's table (SPEC §5). The {@code um:} and {@code dm:} rows and
+ * the {@code eq:} queue are laid out by the fluo-recipes combine and export queues under these ids;
+ * the values they hold are encoded here.
+ *
+ * <ul>
+ *   <li>{@code p:<uri>} {@code page:cur} — the current version of the page in stored JSON (see
+ *       {@link io.webindex.core.json.PageJson#toStoredJson}), deletions included as tombstones.
+ *   <li>{@code um} — URI key → {@code <urc>,<crawled>} (a {@link UriState.Delta}; sums are states).
+ *   <li>{@code dm} — reversed domain → number of seen URIs (decimal).
+ *   <li>{@code eq} — updates for the query table.
+ * </ul>
+ */
+public final class FluoSchema {
+  public static final String PAGE_PREFIX = "p:";
+  public static final String FAM_PAGE = "page";
+  public static final String QUAL_CUR = "cur";
+  public static final String URI_MAP_ID = "um";
+  public static final String DOMAIN_MAP_ID = "dm";
+  public static final String EXPORT_QUEUE_ID = "eq";
+
+  private FluoSchema() {}
+
+  public static String pageRow(String uriKey) {
+    return PAGE_PREFIX + uriKey;
+  }
+
+  public static String uriKeyOfPageRow(String row) {
+    if (!row.startsWith(PAGE_PREFIX) || row.length() == PAGE_PREFIX.length()) {
+      throw new IllegalArgumentException("not a Fluo page row: " + row);
+    }
+    return row.substring(PAGE_PREFIX.length());
+  }
+
+  public static String encodeUriDelta(UriState.Delta d) {
+    return d.urc() + "," + d.crawled();
+  }
+
+  public static UriState.Delta decodeUriDelta(String s) {
+    int comma = s.indexOf(',');
+    if (comma < 0) {
+      throw new IllegalArgumentException("not <urc>,<crawled>: " + s);
+    }
+    return new UriState.Delta(
+        Long.parseLong(s.substring(0, comma)), Long.parseLong(s.substring(comma + 1)));
+  }
+}

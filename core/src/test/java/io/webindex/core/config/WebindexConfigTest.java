@@ -1,0 +1,57 @@
+package io.webindex.core.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WebindexConfigTest {
+  @Test
+  void shippedExampleLoadsAndRoundTrips() {
+    WebindexConfig c =
+        WebindexConfig.load(Path.of("../conf/webindex.properties.example"), Map.of());
+    assertEquals("accumulo", c.accumuloInstance());
+    assertEquals(16, c.recomputeTablets());
+    assertEquals("webindex_meta", c.metaTable());
+    assertEquals("webindex_20261122", c.runTable("20261122"));
+    WebindexConfig again = WebindexConfig.fromMap(c.toMapWithoutSecrets(), Map.of());
+    assertEquals(c.toMapWithoutSecrets(), again.toMapWithoutSecrets());
+  }
+
+  @Test
+  void passwordSourcesAndMasking(@TempDir Path dir) throws Exception {
+    Map<String, String> m = new HashMap<>();
+    assertEquals(
+        "env-secret",
+        WebindexConfig.fromMap(m, Map.of("WEBINDEX_ACCUMULO_PASSWORD", "env-secret"))
+            .accumuloPassword()
+            .value());
+    Path f = dir.resolve("pw");
+    Files.writeString(f, "file-secret\n");
+    m.put(WebindexConfig.PASSWORD_FILE, f.toString());
+    WebindexConfig c =
+        WebindexConfig.fromMap(m, Map.of("WEBINDEX_ACCUMULO_PASSWORD", "env-secret"));
+    assertEquals("file-secret", c.accumuloPassword().value());
+    assertFalse(c.toString().contains("file-secret"));
+    assertFalse(c.toMapWithoutSecrets().containsValue("file-secret"));
+  }
+
+  @Test
+  void badValuesAreClearErrors() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> WebindexConfig.fromMap(Map.of("webindex.typo", "1"), Map.of()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> WebindexConfig.fromMap(Map.of(WebindexConfig.RECOMPUTE_TABLETS, "x"), Map.of()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> WebindexConfig.fromMap(Map.of(WebindexConfig.TABLE_PREFIX, "bad-name"), Map.of()));
+  }
+}

@@ -1,0 +1,68 @@
+package io.webindex.core.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.webindex.core.json.PageJson;
+import io.webindex.core.schema.FluoSchema;
+import io.webindex.core.synth.RandomWeb;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CodecsTest {
+  static final Page SAMPLE =
+      Page.of(
+          "http://a.com/p",
+          "com.a/p",
+          new PageVersion(Instant.parse("2026-11-20T10:00:00Z"), 2, "part-0.jsonl", 130),
+          "Tïtle",
+          List.of(
+              new Link("http://b.com/", "com.b", "B"),
+              new Link("https://c.com/x", "com.c:s/x", "")));
+
+  @Test
+  void binaryGolden() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PageCodec.write(new DataOutputStream(bytes), SAMPLE);
+    // flags, url (zig-zag varint length 14 = 0x1c), key, seconds, nanos, batch, file, offset,
+    // title…
+    assertEquals(
+        "001c687474703a2f2f612e636f6d2f700e636f6d2e612f70c0e880b00d000418706172742d302e6a736f6e6c"
+            + "84020c54c3af746c6504",
+        HexFormat.of().formatHex(bytes.toByteArray()).substring(0, 108));
+    Page back = PageCodec.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+    assertEquals(SAMPLE, back);
+  }
+
+  @Test
+  void storedJsonGoldenAndRoundTrip() {
+    assertEquals(
+        "{\"url\":\"http://a.com/p\",\"key\":\"com.a/p\",\"crawled\":\"2026-11-20T10:00:00Z\",\"batch\":2,"
+            + "\"file\":\"part-0.jsonl\",\"offset\":130,\"title\":\"Tïtle\",\"outlinks\":[{\"url\":\"http://b.com/\","
+            + "\"key\":\"com.b\",\"anchor\":\"B\"},{\"url\":\"https://c.com/x\",\"key\":\"com.c:s/x\",\"anchor\":\"\"}]}",
+        PageJson.toStoredJson(SAMPLE));
+    assertEquals(SAMPLE, PageJson.fromStoredJson(PageJson.toStoredJson(SAMPLE)));
+  }
+
+  @Test
+  void randomPagesRoundTripBothWays() throws Exception {
+    for (Page p : new RandomWeb(17, 60).batch(3, 300)) {
+      assertEquals(p, PageJson.fromStoredJson(PageJson.toStoredJson(p)));
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      PageCodec.write(new DataOutputStream(bytes), p);
+      assertEquals(
+          p, PageCodec.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))));
+    }
+  }
+
+  @Test
+  void uriDeltaGolden() {
+    assertEquals("3,1", FluoSchema.encodeUriDelta(new UriState.Delta(3, 1)));
+    assertEquals(new UriState.Delta(-2, 0), FluoSchema.decodeUriDelta("-2,0"));
+  }
+}

@@ -1,0 +1,43 @@
+package io.webindex.fluo;
+
+import io.webindex.core.json.PageJson;
+import io.webindex.core.model.Page;
+import io.webindex.core.model.UriState;
+import io.webindex.core.schema.FluoSchema;
+import org.apache.fluo.api.data.Column;
+import org.apache.fluo.api.data.RowColumnValue;
+import org.apache.fluo.recipes.core.combine.CombineQueue;
+
+/**
+ * The Fluo table's initial content as the batch recompute writes it (SPEC §5): the same rows and
+ * values the application itself maintains, so Fluo can start from a batch run. The {@code um:}/
+ * {@code dm:} cells are laid out by the combine queues' own initializers with the configured bucket
+ * count, which must equal the application's.
+ */
+public final class FluoSeed {
+  /** The column of a page's current version in the Fluo table. */
+  public static final Column PAGE_CUR = new Column(FluoSchema.FAM_PAGE, FluoSchema.QUAL_CUR);
+
+  private final CombineQueue.Initializer<String, UriState.Delta> uris;
+  private final CombineQueue.Initializer<String, Long> domains;
+
+  public FluoSeed(int buckets) {
+    WebindexSerializer serializer = new WebindexSerializer();
+    this.uris = CombineQueue.getInitializer(FluoSchema.URI_MAP_ID, buckets, serializer);
+    this.domains = CombineQueue.getInitializer(FluoSchema.DOMAIN_MAP_ID, buckets, serializer);
+  }
+
+  /** The current version of a page (a deletion too: it keeps older versions out). */
+  public RowColumnValue page(Page current) {
+    return new RowColumnValue(
+        FluoSchema.pageRow(current.key()), PAGE_CUR, PageJson.toStoredJson(current));
+  }
+
+  public RowColumnValue uri(String uriKey, UriState state) {
+    return uris.convert(uriKey, new UriState.Delta(state.urc(), state.crawled()));
+  }
+
+  public RowColumnValue domain(String domain, long seenUris) {
+    return domains.convert(domain, seenUris);
+  }
+}

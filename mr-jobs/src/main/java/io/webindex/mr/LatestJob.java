@@ -1,0 +1,267 @@
+package io.webindex.mr;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.model.Link;
+import io.webindex.core.model.Page;
+import io.webindex.core.read.PageReaders;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.fluo.FluoSeed;
+import io.webindex.mr.io.CellKey;
+import io.webindex.mr.io.CellValue;
+import io.webindex.mr.io.PageWritable;
+import io.webindex.mr.io.RefWritable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import org.apache.fluo.api.data.RowColumnValue;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathFilter;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+
+/**
+ * Job 1: reads every input file with the core readers, and keeps the latest version of every URL
+ * (latest crawl wins; the combiner already drops superseded versions map-side). Writes, per current
+ * page, the page to its own URI and one inlink to each target ({@code refs}), and the Fluo table's
+ * {@code p:} seed for every current version, deletions included ({@code seed}). Rejected records
+ * are counted and a sample is written to {@code rejects}.
+ */
+public final class LatestJob {
+  static final String BATCHES_DIR = "webindex.mr.batches.dir";
+  static final String MAX_RECORD_BYTES = "webindex.mr.max.record.bytes";
+  static final String MAX_LINKS = "webindex.mr.max.links";
+  static final String REJECT_SAMPLES = "webindex.mr.reject.samples";
+  static final String FLUO_BUCKETS = "webindex.mr.fluo.buckets";
+  static final String OUT_REFS = "refs";
+  static final String OUT_SEED = "seed";
+  static final String OUT_REJECTS = "rejects";
+
+  private LatestJob() {}
+
+  static Job create(
+      Configuration base,
+      WebindexConfig cfg,
+      Path batchesDir,
+      Iterable<Path> inputs,
+      Path out,
+      int reducers)
+      throws IOException {
+    Job job = Job.getInstance(base, "webindex recompute 1/3: latest versions");
+    Configuration c = job.getConfiguration();
+    c.set(BATCHES_DIR, batchesDir.toUri().getPath());
+    c.setInt(MAX_RECORD_BYTES, cfg.readLimits().maxRecordBytes());
+    c.setInt(MAX_LINKS, cfg.readLimits().maxLinks());
+    c.setInt(REJECT_SAMPLES, cfg.rejectSamplesPerTask());
+    c.setInt(FLUO_BUCKETS, cfg.fluoBuckets());
+    c.setBoolean("mapreduce.input.fileinputformat.input.dir.recursive", true);
+    job.setJarByClass(LatestJob.class);
+    job.setInputFormatClass(WholeFileInputFormat.class);
+    for (Path p : inputs) {
+      WholeFileInputFormat.addInputPath(job, p);
+    }
+    WholeFileInputFormat.setInputPathFilter(job, VisibleFiles.class);
+    job.setMapperClass(ReadMapper.class);
+    job.setMapOutputKeyClass(Text.class);
+    job.setMapOutputValueClass(PageWritable.class);
+    job.setCombinerClass(LatestCombiner.class);
+    job.setReducerClass(LatestReducer.class);
+    job.setNumReduceTasks(reducers);
+    LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
+    SequenceFileOutputFormat.setOutputPath(job, out);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_REFS, SequenceFileOutputFormat.class, Text.class, RefWritable.class);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_SEED, SequenceFileOutputFormat.class, CellKey.class, CellValue.class);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_REJECTS, TextOutputFormat.class, Text.class, NullWritable.class);
+    return job;
+  }
+
+  /** Skips hidden and marker files ({@code .name}, {@code _SUCCESS}), like Hadoop does. */
+  public static final class VisibleFiles implements PathFilter {
+    @Override
+    public boolean accept(Path p) {
+      String n = p.getName();
+      return !n.startsWith(".") && !n.startsWith("_");
+    }
+  }
+
+  /** Streams one whole file through the core readers. */
+  public static final class ReadMapper extends Mapper<Text, LongWritable, Text, PageWritable> {
+    private MultipleOutputs<Text, PageWritable> mos;
+    private final ReadStats stats = new ReadStats();
+    private int samplesLeft;
+    private long sampled;
+
+    @Override
+    protected void setup(Context context) {
+      mos = new MultipleOutputs<>(context);
+      samplesLeft = context.getConfiguration().getInt(REJECT_SAMPLES, 100);
+    }
+
+    @Override
+    protected void map(Text pathText, LongWritable length, Context context)
+        throws IOException, InterruptedException {
+      Configuration c = context.getConfiguration();
+      Path path = new Path(pathText.toString());
+      String batchesDir = c.get(BATCHES_DIR);
+      String rel = path.toUri().getPath();
+      if (!rel.startsWith(batchesDir + "/")) {
+        throw new IOException(path + " is not under the batches directory " + batchesDir);
+      }
+      rel = rel.substring(batchesDir.length() + 1);
+      int slash = rel.indexOf('/');
+      long batch = Long.parseLong(rel.substring(0, slash));
+      String file = rel.substring(slash + 1);
+      ReadLimits limits =
+          new ReadLimits(
+              c.getInt(MAX_RECORD_BYTES, ReadLimits.DEFAULT.maxRecordBytes()),
+              c.getInt(MAX_LINKS, ReadLimits.DEFAULT.maxLinks()));
+      Text key = new Text();
+      PageWritable value = new PageWritable();
+      FileSystem fs = path.getFileSystem(c);
+      long[] n = {0};
+      try (InputStream in = fs.open(path)) {
+        PageReaders.read(
+            in,
+            file,
+            batch,
+            limits,
+            stats,
+            new PageSink() {
+              @Override
+              public void page(Page page) {
+                key.set(page.key());
+                try {
+                  context.write(key, value.set(page));
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  throw new IllegalStateException("interrupted", e);
+                }
+                if (++n[0] % 10_000 == 0) {
+                  context.progress();
+                }
+              }
+
+              @Override
+              public void reject(Reject reject) {
+                if (samplesLeft > 0) {
+                  samplesLeft--;
+                  sampled++;
+                  try {
+                    mos.write(
+                        OUT_REJECTS,
+                        new Text(reject.toLine()),
+                        NullWritable.get(),
+                        OUT_REJECTS + "/part");
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", e);
+                  }
+                }
+              }
+            });
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      for (Map.Entry<String, Long> e : stats.asMap().entrySet()) {
+        context.getCounter(Counters.READ, e.getKey()).increment(e.getValue());
+      }
+      context.getCounter(Counters.Latest.REJECTS_SAMPLED).increment(sampled);
+      mos.close();
+    }
+  }
+
+  static Page latest(Iterable<PageWritable> versions) {
+    Page best = null;
+    for (PageWritable w : versions) {
+      Page p = w.get();
+      if (best == null || p.version().supersedes(best.version())) {
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  /** Drops superseded versions map-side. */
+  public static final class LatestCombiner extends Reducer<Text, PageWritable, Text, PageWritable> {
+    @Override
+    protected void reduce(Text key, Iterable<PageWritable> values, Context context)
+        throws IOException, InterruptedException {
+      context.write(key, new PageWritable(latest(values)));
+    }
+  }
+
+  /** Keeps the latest version of a URL and fans it out. */
+  public static final class LatestReducer extends Reducer<Text, PageWritable, Text, RefWritable> {
+    private MultipleOutputs<Text, RefWritable> mos;
+    private FluoSeed seed;
+    private final Text target = new Text();
+    private final RefWritable ref = new RefWritable();
+
+    @Override
+    protected void setup(Context context) {
+      mos = new MultipleOutputs<>(context);
+      seed = new FluoSeed(context.getConfiguration().getInt(FLUO_BUCKETS, 16));
+    }
+
+    @Override
+    protected void reduce(Text key, Iterable<PageWritable> values, Context context)
+        throws IOException, InterruptedException {
+      long versions = 0;
+      Page best = null;
+      for (PageWritable w : values) {
+        versions++;
+        Page p = w.get();
+        if (best == null || p.version().supersedes(best.version())) {
+          best = p;
+        }
+      }
+      context.getCounter(Counters.Latest.URLS).increment(1);
+      context.getCounter(Counters.Latest.SUPERSEDED_VERSIONS).increment(versions - 1);
+      RowColumnValue rcv = seed.page(best);
+      mos.write(
+          OUT_SEED,
+          CellKeys.fluo(rcv),
+          CellValue.ofFinal(rcv.getValue().toArray()),
+          OUT_SEED + "/part");
+      if (best.deleted()) {
+        context.getCounter(Counters.Latest.CURRENT_DELETIONS).increment(1);
+        return;
+      }
+      context.getCounter(Counters.Latest.CURRENT_PAGES).increment(1);
+      mos.write(OUT_REFS, key, RefWritable.crawled(best), OUT_REFS + "/part");
+      for (Link l : best.links()) {
+        target.set(l.key());
+        mos.write(OUT_REFS, target, ref.inlink(best.key(), l.anchor()), OUT_REFS + "/part");
+      }
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      mos.close();
+    }
+  }
+}

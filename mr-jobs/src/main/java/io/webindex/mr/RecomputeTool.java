@@ -1,0 +1,450 @@
+package io.webindex.mr;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.mr.io.CellKey;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.BulkImport;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.CounterGroup;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code recompute}: recomputes the whole query table from every batch {@code <= S} of the raw page
+ * store into a fresh, pre-split table {@code <prefix>_<run>}, plus the Fluo seed files, and records
+ * the run in {@code <prefix>_meta}. Three MapReduce jobs (latest versions → per URI → sort and
+ * write RFiles), each checked before the next; then the table is created with split points sampled
+ * from the data and the RFiles are bulk imported. Nothing live is touched, and a failed run drops
+ * its table and is recorded as FAILED.
+ *
+ * <pre>
+ * hadoop jar webindex-mr-jobs.jar io.webindex.mr.RecomputeTool \
+ *     [--webindex-conf FILE] [--snapshot S] [--run ID] [-D webindex.key=value ...]
+ * </pre>
+ */
+public final class RecomputeTool extends Configured implements Tool {
+  private static final Logger log = LoggerFactory.getLogger(RecomputeTool.class);
+  private static final DateTimeFormatter RUN_ID =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+
+  /** Exit status of a usage or configuration error. */
+  public static final int USAGE = 2;
+
+  private final PrintStream out;
+  private RunRecord lastRun;
+
+  public RecomputeTool() {
+    this(System.out);
+  }
+
+  public RecomputeTool(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new RecomputeTool(), args));
+  }
+
+  /** The record of the last run this tool made (null before). */
+  public RunRecord lastRun() {
+    return lastRun;
+  }
+
+  static String usage() {
+    return "usage: recompute [--webindex-conf FILE] [--snapshot S] [--run ID] [-D webindex.key=value ...]";
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    try {
+      return parseAndRun(args);
+    } catch (IllegalArgumentException | UncheckedIOException | UserError e) {
+      return usageError(e.getMessage());
+    }
+  }
+
+  private int parseAndRun(String[] args) throws Exception {
+    String confFile = null;
+    Long snapshot = null;
+    String runId = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      String next = i + 1 < args.length ? args[i + 1] : null;
+      switch (a) {
+        case "--webindex-conf" -> {
+          confFile = require(a, next);
+          i++;
+        }
+        case "--snapshot" -> {
+          try {
+            snapshot = Long.parseLong(require(a, next));
+          } catch (NumberFormatException e) {
+            return usageError("--snapshot takes a batch number: " + next);
+          }
+          i++;
+        }
+        case "--run" -> {
+          runId = require(a, next);
+          i++;
+        }
+        case "-h", "--help" -> {
+          out.println(usage());
+          return 0;
+        }
+        default -> {
+          return usageError("unknown argument " + a);
+        }
+      }
+    }
+    if (runId != null && !runId.matches("[A-Za-z0-9_]{1,40}")) {
+      return usageError("--run takes letters, digits and '_': " + runId);
+    }
+    WebindexConfig cfg = config(confFile);
+    return recompute(cfg, snapshot, runId == null ? RUN_ID.format(Instant.now()) : runId);
+  }
+
+  private static String require(String flag, String value) {
+    if (value == null) {
+      throw new IllegalArgumentException(flag + " needs a value");
+    }
+    return value;
+  }
+
+  private int usageError(String message) {
+    System.err.println("recompute: " + message);
+    System.err.println(usage());
+    return USAGE;
+  }
+
+  private WebindexConfig config(String file) {
+    Map<String, String> overrides = new HashMap<>();
+    for (Map.Entry<String, String> e : getConf()) {
+      if (e.getKey().startsWith("webindex.") && !e.getKey().startsWith("webindex.mr.")) {
+        overrides.put(e.getKey(), e.getValue());
+      }
+    }
+    return file == null
+        ? WebindexConfig.fromMap(overrides, System.getenv())
+        : WebindexConfig.load(Paths.get(file), overrides);
+  }
+
+  /** An error an operator can fix (input missing, table exists, …). */
+  static final class UserError extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UserError(String m) {
+      super(m);
+    }
+  }
+
+  /** A batch directory and its number. */
+  record Batch(long seq, Path dir) {}
+
+  static List<Batch> batches(FileSystem fs, Path batchesDir) throws IOException {
+    if (!fs.exists(batchesDir)) {
+      throw new UserError(
+          "no batches directory " + batchesDir + " (pages live under <store root>/batches/<seq>/)");
+    }
+    List<Batch> out = new ArrayList<>();
+    for (FileStatus st : fs.listStatus(batchesDir)) {
+      String n = st.getPath().getName();
+      if (st.isDirectory() && n.matches("[0-9]{1,18}")) {
+        out.add(new Batch(Long.parseLong(n), st.getPath()));
+      }
+    }
+    out.sort((a, b) -> Long.compare(a.seq(), b.seq()));
+    return out;
+  }
+
+  private int recompute(WebindexConfig cfg, Long requestedSnapshot, String runId) throws Exception {
+    Configuration conf = new Configuration(getConf());
+    tuneLocalRunner(conf);
+    if (cfg.storeRoot().isEmpty()) {
+      throw new UserError("no raw page store: set " + WebindexConfig.STORE_ROOT);
+    }
+    if (cfg.workDir().isEmpty()) {
+      throw new UserError("no work directory: set " + WebindexConfig.WORK_DIR);
+    }
+    Path root = new Path(cfg.storeRoot());
+    FileSystem storeFs = root.getFileSystem(conf);
+    Path batchesDir = storeFs.makeQualified(new Path(root, "batches"));
+    List<Batch> all = batches(storeFs, batchesDir);
+    if (all.isEmpty()) {
+      throw new UserError("no batches under " + batchesDir);
+    }
+    long snapshot = requestedSnapshot != null ? requestedSnapshot : all.get(all.size() - 1).seq();
+    List<Path> inputs = new ArrayList<>();
+    List<String> inputNames = new ArrayList<>();
+    for (Batch b : all) {
+      if (b.seq() <= snapshot) {
+        inputs.add(b.dir());
+        inputNames.add(b.dir().toString());
+      }
+    }
+    if (inputs.isEmpty()) {
+      throw new UserError("no batch <= snapshot " + snapshot + " under " + batchesDir);
+    }
+    Path runDir = new Path(new Path(cfg.workDir(), "runs"), runId);
+    FileSystem workFs = runDir.getFileSystem(conf);
+    runDir = workFs.makeQualified(runDir);
+    if (workFs.exists(runDir)) {
+      throw new UserError("run " + runId + " exists already: " + runDir);
+    }
+    Connector conn = AccumuloConnections.connect(cfg);
+    String table = cfg.runTable(runId);
+    if (conn.tableOperations().exists(table)) {
+      throw new UserError(
+          "table " + table + " exists already; a run only writes into a fresh table");
+    }
+    RunRegistry registry = new RunRegistry(conn, cfg.metaTable()).ensureTable();
+    Path latestOut = new Path(runDir, "latest");
+    Path urisOut = new Path(runDir, "uris");
+    Path sortedOut = new Path(runDir, "sorted");
+    Instant started = Instant.now();
+    RunRecord record =
+        new RunRecord(
+            runId,
+            RunRecord.Status.RUNNING,
+            snapshot,
+            table,
+            started,
+            null,
+            inputNames,
+            Map.of(),
+            new Path(sortedOut, SortJob.OUT_FLUO).toString(),
+            runDir.toString(),
+            "");
+    registry.put(record);
+    log.info("run {}: snapshot {}, {} batches, into {}", runId, snapshot, inputs.size(), table);
+    Map<String, Long> counters = new TreeMap<>();
+    boolean tableCreated = false;
+    try {
+      int reducers = cfg.recomputeTablets();
+      Job latest = LatestJob.create(conf, cfg, batchesDir, inputs, latestOut, reducers);
+      runJob(latest, "latest", counters);
+      long estimatedCells =
+          counters.getOrDefault("read.LINKS", 0L)
+              + 4 * counters.getOrDefault("latest.CURRENT_PAGES", 0L);
+      long sampleEvery = Math.max(1, estimatedCells / (cfg.recomputeTablets() * 1000L));
+
+      Job uris =
+          UriJob.create(
+              conf,
+              new Path(latestOut, LatestJob.OUT_REFS),
+              urisOut,
+              reducers,
+              sampleEvery,
+              cfg.fluoBuckets());
+      runJob(uris, "uris", counters);
+
+      Map<Byte, List<byte[]>> splits =
+          splitPoints(workFs, new Path(urisOut, UriJob.OUT_SAMPLES), cfg.recomputeTablets());
+      List<Path> sortInputs = new ArrayList<>();
+      for (Path p :
+          List.of(new Path(latestOut, LatestJob.OUT_SEED), new Path(urisOut, UriJob.OUT_CELLS))) {
+        if (workFs.exists(p)) {
+          sortInputs.add(p);
+        }
+      }
+      if (!sortInputs.isEmpty()) {
+        Job sort =
+            SortJob.create(
+                conf,
+                sortInputs,
+                sortedOut,
+                splits.get(CellKey.QUERY),
+                splits.get(CellKey.FLUO),
+                cfg.fluoBuckets());
+        runJob(sort, "write", counters);
+      }
+
+      SortedSet<Text> tableSplits = new TreeSet<>();
+      for (byte[] s : splits.get(CellKey.QUERY)) {
+        tableSplits.add(new Text(s));
+      }
+      Instant importStart = Instant.now();
+      BulkImport.createFresh(conn, table, tableSplits);
+      tableCreated = true;
+      Path queryFiles = new Path(sortedOut, SortJob.OUT_QUERY);
+      if (workFs.exists(queryFiles)) {
+        BulkImport.importDirectory(conn, conf, table, queryFiles, new Path(runDir, "failures"));
+      }
+      counters.put("time.import.ms", Duration.between(importStart, Instant.now()).toMillis());
+      counters.put("table.splits", (long) tableSplits.size());
+      Instant finished = Instant.now();
+      counters.put("time.total.ms", Duration.between(started, finished).toMillis());
+      record = record.finish(RunRecord.Status.SUCCEEDED, finished, counters, "");
+      registry.put(record);
+      lastRun = record;
+      printSummary(record);
+      return 0;
+    } catch (Exception | Error e) {
+      String what =
+          e instanceof StoreException || e instanceof JobFailed ? e.getMessage() : e.toString();
+      log.error("run {} failed: {}", runId, what, e instanceof JobFailed ? null : e);
+      if (tableCreated) {
+        try {
+          BulkImport.dropIfExists(conn, table);
+        } catch (StoreException cleanup) {
+          log.error("could not drop the half-built table {}: {}", table, cleanup.getMessage());
+        }
+      }
+      record = record.finish(RunRecord.Status.FAILED, Instant.now(), counters, what);
+      registry.put(record);
+      lastRun = record;
+      System.err.println(
+          "recompute: run " + runId + " FAILED: " + what + " (nothing served was touched)");
+      return 1;
+    }
+  }
+
+  /** A job that did not succeed. */
+  static final class JobFailed extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    JobFailed(String m) {
+      super(m);
+    }
+  }
+
+  private void runJob(Job job, String name, Map<String, Long> counters) throws Exception {
+    Instant t0 = Instant.now();
+    log.info("starting job {}", job.getJobName());
+    boolean ok = job.waitForCompletion(true);
+    long ms = Duration.between(t0, Instant.now()).toMillis();
+    counters.put("time." + name + ".ms", ms);
+    if (!ok) {
+      throw new JobFailed(
+          "job '" + job.getJobName() + "' failed: " + job.getStatus().getFailureInfo());
+    }
+    for (CounterGroup g : job.getCounters()) {
+      String prefix;
+      if (g.getName().equals(Counters.READ)) {
+        prefix = "read.";
+      } else if (g.getName().startsWith(Counters.class.getName())) {
+        prefix = g.getName().substring(g.getName().lastIndexOf('$') + 1).toLowerCase() + ".";
+      } else {
+        continue;
+      }
+      for (Counter c : g) {
+        counters.put(prefix + c.getName(), c.getValue());
+      }
+    }
+    log.info("job {} done in {} ms", job.getJobName(), ms);
+  }
+
+  /** Reads the sampled keys and picks up to {@code tablets - 1} split rows per table. */
+  static Map<Byte, List<byte[]>> splitPoints(FileSystem fs, Path samplesDir, int tablets)
+      throws IOException {
+    Map<Byte, List<byte[]>> rows = new LinkedHashMap<>();
+    rows.put(CellKey.QUERY, new ArrayList<>());
+    rows.put(CellKey.FLUO, new ArrayList<>());
+    if (fs.exists(samplesDir)) {
+      for (FileStatus st : fs.listStatus(samplesDir)) {
+        if (!st.getPath().getName().startsWith("part")) {
+          continue;
+        }
+        try (SequenceFile.Reader r =
+            new SequenceFile.Reader(fs.getConf(), SequenceFile.Reader.file(st.getPath()))) {
+          CellKey k = new CellKey();
+          while (r.next(k, NullWritable.get())) {
+            rows.get(k.table()).add(k.row());
+            k = new CellKey();
+          }
+        }
+      }
+    }
+    Map<Byte, List<byte[]>> splits = new LinkedHashMap<>();
+    rows.forEach((t, list) -> splits.put(t, pick(list, tablets)));
+    return splits;
+  }
+
+  static List<byte[]> pick(List<byte[]> sampleRows, int tablets) {
+    List<byte[]> sorted = new ArrayList<>(sampleRows);
+    sorted.sort(Arrays::compareUnsigned);
+    List<byte[]> out = new ArrayList<>();
+    for (int i = 1; i < tablets && !sorted.isEmpty(); i++) {
+      byte[] row = sorted.get((int) ((long) i * sorted.size() / tablets));
+      if (out.isEmpty() || Arrays.compareUnsigned(out.get(out.size() - 1), row) < 0) {
+        out.add(row);
+      }
+    }
+    return out;
+  }
+
+  /** On the local job runner: real parallelism and fast completion polling (5 s by default). */
+  static void tuneLocalRunner(Configuration conf) {
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      setIfUnset(conf, "mapreduce.client.completion.pollinterval", "50");
+      setIfUnset(conf, "mapreduce.local.map.tasks.maximum", "2");
+      setIfUnset(conf, "mapreduce.local.reduce.tasks.maximum", "2");
+    }
+  }
+
+  private static void setIfUnset(Configuration conf, String key, String value) {
+    if (conf.get(key) == null) {
+      conf.set(key, value);
+    }
+  }
+
+  private void printSummary(RunRecord r) {
+    Map<String, Long> c = r.counters();
+    out.printf(
+        "run %s SUCCEEDED: table %s, snapshot %d (%d batches)%n",
+        r.runId(), r.table(), r.snapshot(), r.inputs().size());
+    out.printf(
+        "  read: %d records, %d page versions (%d deletions), %d rejected; %d links kept%n",
+        c.getOrDefault("read.RECORDS", 0L),
+        c.getOrDefault("read.PAGES", 0L),
+        c.getOrDefault("read.DELETIONS", 0L),
+        c.getOrDefault("read.REJECTED", 0L),
+        c.getOrDefault("read.LINKS", 0L));
+    out.printf(
+        "  index: %d current pages, %d seen URIs, %d inlinks, %d query cells, %d Fluo seed entries%n",
+        c.getOrDefault("latest.CURRENT_PAGES", 0L),
+        c.getOrDefault("uris.SEEN_URIS", 0L),
+        c.getOrDefault("uris.INLINKS", 0L),
+        c.getOrDefault("write.QUERY_CELLS", 0L),
+        c.getOrDefault("write.FLUO_SEED_ENTRIES", 0L));
+    out.printf(
+        "  time: %d ms (latest %d, uris %d, write %d, import %d)%n",
+        c.getOrDefault("time.total.ms", 0L),
+        c.getOrDefault("time.latest.ms", 0L),
+        c.getOrDefault("time.uris.ms", 0L),
+        c.getOrDefault("time.write.ms", 0L),
+        c.getOrDefault("time.import.ms", 0L));
+    out.printf("  Fluo seed: %s%n", r.seedDir());
+  }
+}

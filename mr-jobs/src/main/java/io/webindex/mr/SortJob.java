@@ -1,0 +1,239 @@
+package io.webindex.mr;
+
+import io.webindex.core.schema.QuerySchema;
+import io.webindex.fluo.FluoSeed;
+import io.webindex.mr.io.CellKey;
+import io.webindex.mr.io.CellValue;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import org.apache.accumulo.core.client.mapreduce.AccumuloFileOutputFormat;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
+import org.apache.fluo.api.data.Bytes;
+import org.apache.fluo.api.data.Column;
+import org.apache.fluo.api.data.RowColumnValue;
+import org.apache.fluo.mapreduce.FluoKeyValue;
+import org.apache.fluo.mapreduce.FluoKeyValueGenerator;
+import org.apache.hadoop.conf.Configurable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Partitioner;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
+
+/**
+ * Job 3: sorts every cell of both tables, sums the partial counts (domain page counts), and writes
+ * sorted RFiles — query cells with {@link AccumuloFileOutputFormat}, Fluo seed entries through
+ * {@link FluoKeyValueGenerator}. The partitioner sends each table's key range to its own reducers
+ * along the split points the fresh table is created with, so each RFile falls in one tablet.
+ */
+public final class SortJob {
+  static final String QUERY_SPLITS = "webindex.mr.splits.query";
+  static final String FLUO_SPLITS = "webindex.mr.splits.fluo";
+  static final String OUT_QUERY = "query";
+  static final String OUT_FLUO = "fluo";
+
+  private SortJob() {}
+
+  static Job create(
+      Configuration base,
+      List<Path> inputs,
+      Path out,
+      List<byte[]> querySplits,
+      List<byte[]> fluoSplits,
+      int fluoBuckets)
+      throws IOException {
+    Job job = Job.getInstance(base, "webindex recompute 3/3: sort and write RFiles");
+    Configuration c = job.getConfiguration();
+    c.set(QUERY_SPLITS, encode(querySplits));
+    c.set(FLUO_SPLITS, encode(fluoSplits));
+    c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
+    job.setJarByClass(SortJob.class);
+    job.setInputFormatClass(SequenceFileInputFormat.class);
+    for (Path p : inputs) {
+      SequenceFileInputFormat.addInputPath(job, p);
+    }
+    job.setMapperClass(Mapper.class);
+    job.setMapOutputKeyClass(CellKey.class);
+    job.setMapOutputValueClass(CellValue.class);
+    job.setSortComparatorClass(CellKey.Comparator.class);
+    job.setCombinerClass(SumCombiner.class);
+    job.setPartitionerClass(TablePartitioner.class);
+    job.setReducerClass(WriteReducer.class);
+    job.setNumReduceTasks(querySplits.size() + 1 + fluoSplits.size() + 1);
+    job.setOutputKeyClass(Key.class);
+    job.setOutputValueClass(Value.class);
+    LazyOutputFormat.setOutputFormatClass(job, AccumuloFileOutputFormat.class);
+    AccumuloFileOutputFormat.setOutputPath(job, out);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_QUERY, AccumuloFileOutputFormat.class, Key.class, Value.class);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
+    return job;
+  }
+
+  static String encode(List<byte[]> splits) {
+    List<String> parts = new ArrayList<>();
+    for (byte[] s : splits) {
+      parts.add(Base64.getEncoder().encodeToString(s));
+    }
+    return String.join(",", parts);
+  }
+
+  static List<byte[]> decode(String s) {
+    List<byte[]> out = new ArrayList<>();
+    if (s != null && !s.isEmpty()) {
+      for (String p : s.split(",")) {
+        out.add(Base64.getDecoder().decode(p));
+      }
+    }
+    return out;
+  }
+
+  /** Sums partial counts; passes final values through. */
+  public static final class SumCombiner extends Reducer<CellKey, CellValue, CellKey, CellValue> {
+    @Override
+    protected void reduce(CellKey key, Iterable<CellValue> values, Context context)
+        throws IOException, InterruptedException {
+      long sum = 0;
+      byte kind = CellValue.FINAL;
+      String name = null;
+      for (CellValue v : values) {
+        if (v.isFinal()) {
+          context.write(key, v);
+        } else {
+          kind = v.kind();
+          sum += v.count();
+          name = name == null ? v.name() : name;
+        }
+      }
+      if (kind != CellValue.FINAL) {
+        context.write(key, CellValue.partial(kind, sum, name));
+      }
+    }
+  }
+
+  /** Query cells to reducers [0, q]; Fluo entries to reducers (q, q + f + 1], by split points. */
+  public static final class TablePartitioner extends Partitioner<CellKey, CellValue>
+      implements Configurable {
+    private Configuration conf;
+    private byte[][] query;
+    private byte[][] fluo;
+
+    @Override
+    public void setConf(Configuration c) {
+      conf = c;
+      query = decode(c.get(QUERY_SPLITS)).toArray(new byte[0][]);
+      fluo = decode(c.get(FLUO_SPLITS)).toArray(new byte[0][]);
+    }
+
+    @Override
+    public Configuration getConf() {
+      return conf;
+    }
+
+    @Override
+    public int getPartition(CellKey key, CellValue value, int numPartitions) {
+      if (key.table() == CellKey.QUERY) {
+        return tablet(query, key.row());
+      }
+      return query.length + 1 + tablet(fluo, key.row());
+    }
+
+    /** Accumulo tablets hold rows in (previous split, split]. */
+    static int tablet(byte[][] splits, byte[] row) {
+      int lo = 0;
+      int hi = splits.length;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (Arrays.compareUnsigned(row, splits[mid]) <= 0) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      return lo;
+    }
+  }
+
+  /** Writes each table's sorted cells as RFiles. */
+  public static final class WriteReducer extends Reducer<CellKey, CellValue, Key, Value> {
+    private MultipleOutputs<Key, Value> mos;
+    private FluoSeed seed;
+    private final FluoKeyValueGenerator fluoGen = new FluoKeyValueGenerator();
+
+    @Override
+    protected void setup(Context context) {
+      mos = new MultipleOutputs<>(context);
+      seed = new FluoSeed(context.getConfiguration().getInt(LatestJob.FLUO_BUCKETS, 16));
+    }
+
+    @Override
+    protected void reduce(CellKey key, Iterable<CellValue> values, Context context)
+        throws IOException, InterruptedException {
+      byte[] value = null;
+      long sum = 0;
+      byte kind = CellValue.FINAL;
+      String name = null;
+      for (CellValue v : values) {
+        if (v.isFinal()) {
+          if (value != null) {
+            throw new IOException("two values for one cell: " + key);
+          }
+          value = v.bytes().clone();
+        } else {
+          kind = v.kind();
+          sum += v.count();
+          name = name == null ? v.name() : name;
+        }
+      }
+      if (kind == CellValue.COUNT) {
+        value = QuerySchema.countValue(sum).getBytes(StandardCharsets.UTF_8);
+      } else if (kind == CellValue.DOMAIN_SEED) {
+        RowColumnValue rcv = seed.domain(name, sum);
+        if (!Arrays.equals(rcv.getRow().toArray(), key.row())) {
+          throw new IOException("domain seed row moved: " + key);
+        }
+        value = rcv.getValue().toArray();
+      }
+      if (key.table() == CellKey.QUERY) {
+        mos.write(
+            OUT_QUERY,
+            new Key(key.row(), key.family(), key.qualifier(), new byte[0], 0L),
+            new Value(value),
+            OUT_QUERY + "/part");
+        context.getCounter(Counters.Write.QUERY_CELLS).increment(1);
+      } else {
+        fluoGen.set(
+            new RowColumnValue(
+                Bytes.of(key.row()),
+                new Column(Bytes.of(key.family()), Bytes.of(key.qualifier())),
+                Bytes.of(value)));
+        context.getCounter(Counters.Write.FLUO_SEED_ENTRIES).increment(1);
+        for (FluoKeyValue kv : fluoGen.getKeyValues()) {
+          // the generator reuses its objects: write copies
+          mos.write(OUT_FLUO, new Key(kv.getKey()), new Value(kv.getValue()), OUT_FLUO + "/part");
+          context.getCounter(Counters.Write.FLUO_KEY_VALUES).increment(1);
+        }
+      }
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      mos.close();
+    }
+  }
+
+  static Text text(byte[] b) {
+    return new Text(b);
+  }
+}

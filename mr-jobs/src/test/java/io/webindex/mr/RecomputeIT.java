@@ -1,0 +1,233 @@
+package io.webindex.mr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.core.index.ReferenceIndex;
+import io.webindex.core.model.Page;
+import io.webindex.core.read.PageReaders;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.synth.RandomWeb;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.testkit.AccumuloITBase;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The batch recompute on MiniAccumulo with Hadoop's local job runner, compared cell for cell with
+ * the in-memory reference index of core.
+ */
+class RecomputeIT extends AccumuloITBase {
+  @TempDir Path tmp;
+  Path store;
+  Path conf;
+  String prefix;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    store = tmp.resolve("store");
+    Path pw = tmp.resolve("password");
+    Files.writeString(pw, ROOT_PASSWORD);
+    prefix = newTableName("wi");
+    conf = tmp.resolve("webindex.properties");
+    Files.writeString(
+        conf,
+        String.join(
+            "\n",
+            "webindex.accumulo.instance=" + instanceName(),
+            "webindex.accumulo.zookeepers=" + zookeepers(),
+            "webindex.accumulo.user=" + ROOT_USER,
+            "webindex.accumulo.password.file=" + pw,
+            "webindex.table.prefix=" + prefix,
+            "webindex.store.root=" + store.toUri(),
+            "webindex.work.dir=" + tmp.resolve("work").toUri(),
+            "webindex.recompute.tablets=3",
+            "webindex.rejects.samples.per.task=5",
+            ""));
+  }
+
+  Path batchDir(long seq) throws IOException {
+    return Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", seq)));
+  }
+
+  static byte[] resource(String name) throws IOException {
+    try (InputStream in = RecomputeIT.class.getResourceAsStream("/io/webindex/mr/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  record Result(int exit, String stdout) {}
+
+  RunRecord rec(String run) {
+    return new RunRegistry(connector(), prefix + "_meta").get(run).orElseThrow();
+  }
+
+  Result recompute(String... args) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    List<String> all = new ArrayList<>(List.of("--webindex-conf", conf.toString()));
+    all.addAll(List.of(args));
+    int exit =
+        ToolRunner.run(
+            new Configuration(),
+            new RecomputeTool(new PrintStream(bytes, true, StandardCharsets.UTF_8)),
+            all.toArray(new String[0]));
+    return new Result(exit, bytes.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Reads the store the way the jobs must: every file of every batch <= snapshot. */
+  ReferenceIndex reference(long snapshot) throws IOException {
+    ReferenceIndex ref = new ReferenceIndex();
+    try (Stream<Path> dirs = Files.list(store.resolve("batches"))) {
+      for (Path dir : dirs.sorted().toList()) {
+        long seq = Long.parseLong(dir.getFileName().toString());
+        if (seq > snapshot) {
+          continue;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+          for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+            try (InputStream in = Files.newInputStream(f)) {
+              PageReaders.read(
+                  in,
+                  dir.relativize(f).toString(),
+                  seq,
+                  ReadLimits.DEFAULT,
+                  new ReadStats(),
+                  new PageSink() {
+                    @Override
+                    public void page(Page page) {
+                      ref.apply(page);
+                    }
+
+                    @Override
+                    public void reject(Reject reject) {}
+                  });
+            }
+          }
+        }
+      }
+    }
+    return ref;
+  }
+
+  @Test
+  void workedExampleEqualsGoldenDump() throws Exception {
+    Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    Result r = recompute("--run", "r1");
+    assertEquals(0, r.exit(), r.stdout());
+    assertTrue(r.stdout().contains("run r1 SUCCEEDED"), r.stdout());
+    List<String> golden =
+        new String(resource("worked-example.tsv"), StandardCharsets.UTF_8).lines().toList();
+    assertEquals(golden, dump(prefix + "_r1"));
+    RunRecord rec = new RunRegistry(connector(), prefix + "_meta").get("r1").orElseThrow();
+    assertEquals(RunRecord.Status.SUCCEEDED, rec.status());
+    assertEquals(0, rec.snapshot());
+    assertEquals(3L, rec.counters().get("latest.CURRENT_PAGES"));
+    // p: for 3 pages + um: for 5 seen URIs + dm: for 4 domains
+    assertEquals(12L, rec.counters().get("write.FLUO_SEED_ENTRIES"));
+    assertTrue(
+        Files.list(Path.of(URI.create(rec.seedDir()))).anyMatch(p -> p.toString().endsWith(".rf")));
+  }
+
+  @Test
+  void randomizedWebWithMixedFormatsDeletionsStaleVersionsAndBadInput() throws Exception {
+    RandomWeb web = new RandomWeb(2026, 300);
+    for (long b = 0; b < 4; b++) {
+      Path dir = batchDir(b);
+      for (Map.Entry<String, String> f : web.batchFiles(b, 250, 2).entrySet()) {
+        byte[] content = f.getValue().getBytes(StandardCharsets.UTF_8);
+        if (b == 1 && f.getKey().endsWith("0.jsonl")) {
+          try (OutputStream out =
+              new GZIPOutputStream(Files.newOutputStream(dir.resolve(f.getKey() + ".gz")))) {
+            out.write(content);
+          }
+        } else {
+          Files.write(dir.resolve(f.getKey()), content);
+        }
+      }
+    }
+    Files.createDirectories(batchDir(0).resolve("wat"));
+    Files.write(batchDir(0).resolve("wat/sample.wat.warc"), resource("common-crawl-18.wat.warc"));
+    Files.writeString(
+        batchDir(2).resolve("bad.jsonl"),
+        "{not json\n{\"url\":\"ftp://x.com/\"}\n\u0000\u0001garbage\n");
+    Files.writeString(batchDir(2).resolve("_SUCCESS"), "");
+
+    Result full = recompute("--run", "full");
+    assertEquals(0, full.exit(), full.stdout());
+    List<String> expected = DumpFormat.lines(reference(3).cells());
+    assertTrue(expected.size() > 1000, "a web worth comparing: " + expected.size());
+    assertEquals(expected, dump(prefix + "_full"));
+    Path rejects = Path.of(URI.create(rec("full").workDir())).resolve("latest/rejects");
+    assertTrue(
+        Files.walk(rejects).anyMatch(f -> f.getFileName().toString().startsWith("part")),
+        "rejects sampled");
+    RunRecord rec = rec("full");
+    assertEquals(3L, rec.counters().get("read.REJECTED"));
+    assertTrue(rec.counters().get("latest.SUPERSEDED_VERSIONS") > 0);
+    assertTrue(rec.counters().get("latest.CURRENT_DELETIONS") > 0);
+
+    Result older = recompute("--run", "snap1", "--snapshot", "1");
+    assertEquals(0, older.exit(), older.stdout());
+    assertEquals(DumpFormat.lines(reference(1).cells()), dump(prefix + "_snap1"));
+    assertEquals(
+        1, new RunRegistry(connector(), prefix + "_meta").get("snap1").orElseThrow().snapshot());
+  }
+
+  @Test
+  void refusesToOverwriteAndReportsMissingInput() throws Exception {
+    Result none = recompute("--run", "empty");
+    assertEquals(RecomputeTool.USAGE, none.exit());
+    assertFalse(connector().tableOperations().exists(prefix + "_empty"));
+
+    Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    connector().tableOperations().create(prefix + "_taken");
+    Result taken = recompute("--run", "taken");
+    assertEquals(RecomputeTool.USAGE, taken.exit());
+    assertEquals(List.of(), dump(prefix + "_taken"), "an existing table is never written");
+
+    assertEquals(RecomputeTool.USAGE, recompute("--snapshot", "x").exit());
+    assertEquals(RecomputeTool.USAGE, recompute("--bogus").exit());
+  }
+
+  /** The table in the dump format (what every printer of a table writes). */
+  List<String> dump(String table) throws TableNotFoundException {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<Key, Value> e : connector().createScanner(table, Authorizations.EMPTY)) {
+      Key k = e.getKey();
+      out.add(
+          DumpFormat.line(
+              k.getRow().toString(),
+              k.getColumnFamily().toString(),
+              k.getColumnQualifier().toString(),
+              e.getValue().toString()));
+    }
+    return out;
+  }
+}

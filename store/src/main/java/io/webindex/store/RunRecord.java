@@ -1,0 +1,41 @@
+package io.webindex.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a recompute run recorded: its id, status, snapshot (highest batch read), the query table it
+ * produced, the batch directories it read, its counters, where its Fluo seed files are, its timing
+ * and, for a failure, what failed. Later steps (check, cut-over, retention) read these.
+ */
+public record RunRecord(
+    String runId,
+    Status status,
+    long snapshot,
+    String table,
+    Instant started,
+    Instant finished,
+    List<String> inputs,
+    Map<String, Long> counters,
+    String seedDir,
+    String workDir,
+    String message) {
+
+  /** The life of a run. */
+  public enum Status {
+    RUNNING,
+    SUCCEEDED,
+    FAILED
+  }
+
+  public RunRecord {
+    inputs = List.copyOf(inputs);
+    counters = Map.copyOf(counters);
+  }
+
+  public RunRecord finish(Status s, Instant when, Map<String, Long> finalCounters, String msg) {
+    return new RunRecord(
+        runId, s, snapshot, table, started, when, inputs, finalCounters, seedDir, workDir, msg);
+  }
+}

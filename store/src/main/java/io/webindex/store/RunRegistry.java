@@ -1,0 +1,158 @@
+package io.webindex.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.BatchWriter;
+import org.apache.accumulo.core.client.BatchWriterConfig;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.MutationsRejectedException;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.TableExistsException;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Mutation;
+import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.io.Text;
+
+/**
+ * Run records in the metadata table ({@code <prefix>_meta}): row {@code run:<id>}, family {@code
+ * run}, one qualifier per field. Readable with a plain scan in the Accumulo shell.
+ */
+public final class RunRegistry {
+  private static final String RUN_PREFIX = "run:";
+  private static final String FAM = "run";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Connector conn;
+  private final String table;
+
+  public RunRegistry(Connector conn, String metaTable) {
+    this.conn = conn;
+    this.table = metaTable;
+  }
+
+  /** Creates the metadata table when it does not exist yet. */
+  public RunRegistry ensureTable() {
+    try {
+      if (!conn.tableOperations().exists(table)) {
+        conn.tableOperations().create(table);
+      }
+    } catch (TableExistsException e) {
+      // created concurrently: fine
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new StoreException("cannot create metadata table " + table + ": " + e.getMessage(), e);
+    }
+    return this;
+  }
+
+  public void put(RunRecord r) {
+    Mutation m = new Mutation(RUN_PREFIX + r.runId());
+    m.put(FAM, "status", r.status().name());
+    m.put(FAM, "snapshot", Long.toString(r.snapshot()));
+    m.put(FAM, "table", r.table());
+    m.put(FAM, "started", r.started().toString());
+    if (r.finished() != null) {
+      m.put(FAM, "finished", r.finished().toString());
+    } else {
+      m.putDelete(FAM, "finished");
+    }
+    m.put(FAM, "inputs", String.join("\n", r.inputs()));
+    m.put(FAM, "counters", json(new TreeMap<>(r.counters())));
+    m.put(FAM, "seed", r.seedDir());
+    m.put(FAM, "workdir", r.workDir());
+    m.put(FAM, "message", r.message() == null ? "" : r.message());
+    try {
+      BatchWriter bw = conn.createBatchWriter(table, new BatchWriterConfig());
+      try {
+        bw.addMutation(m);
+      } finally {
+        bw.close();
+      }
+    } catch (TableNotFoundException | MutationsRejectedException e) {
+      throw new StoreException(
+          "cannot write run record " + r.runId() + " to " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Optional<RunRecord> get(String runId) {
+    return scan(Range.exact(RUN_PREFIX + runId)).stream().findFirst();
+  }
+
+  /** All runs, oldest first (run ids sort by time). */
+  public List<RunRecord> list() {
+    return scan(Range.prefix(RUN_PREFIX));
+  }
+
+  /** The newest run that succeeded. */
+  public Optional<RunRecord> latestSucceeded() {
+    return list().stream()
+        .filter(r -> r.status() == RunRecord.Status.SUCCEEDED)
+        .max(Comparator.comparing(RunRecord::runId));
+  }
+
+  private List<RunRecord> scan(Range range) {
+    Map<String, Map<String, String>> rows = new TreeMap<>();
+    try {
+      if (!conn.tableOperations().exists(table)) {
+        return List.of();
+      }
+      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
+      s.setRange(range);
+      s.fetchColumnFamily(new Text(FAM));
+      for (Map.Entry<Key, Value> e : s) {
+        rows.computeIfAbsent(e.getKey().getRow().toString(), k -> new HashMap<>())
+            .put(e.getKey().getColumnQualifier().toString(), e.getValue().toString());
+      }
+    } catch (TableNotFoundException e) {
+      return List.of();
+    }
+    List<RunRecord> out = new ArrayList<>();
+    rows.forEach((row, f) -> out.add(parse(row.substring(RUN_PREFIX.length()), f)));
+    return out;
+  }
+
+  private static RunRecord parse(String id, Map<String, String> f) {
+    String inputs = f.getOrDefault("inputs", "");
+    return new RunRecord(
+        id,
+        RunRecord.Status.valueOf(f.getOrDefault("status", "FAILED")),
+        Long.parseLong(f.getOrDefault("snapshot", "-1")),
+        f.getOrDefault("table", ""),
+        Instant.parse(f.getOrDefault("started", Instant.EPOCH.toString())),
+        f.containsKey("finished") ? Instant.parse(f.get("finished")) : null,
+        inputs.isEmpty() ? List.of() : List.of(inputs.split("\n")),
+        counters(f.getOrDefault("counters", "{}")),
+        f.getOrDefault("seed", ""),
+        f.getOrDefault("workdir", ""),
+        f.getOrDefault("message", ""));
+  }
+
+  private static String json(Map<String, Long> m) {
+    try {
+      return JSON.writeValueAsString(m);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Map<String, Long> counters(String s) {
+    try {
+      return JSON.readValue(s, new TypeReference<Map<String, Long>>() {});
+    } catch (JsonProcessingException e) {
+      return Map.of();
+    }
+  }
+}
