@@ -11,6 +11,7 @@ import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
+import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRecord;
@@ -30,8 +31,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
+import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 import org.apache.hadoop.conf.Configuration;
@@ -198,6 +201,36 @@ class RecomputeIT extends AccumuloITBase {
     assertEquals(DumpFormat.lines(reference(1).cells()), dump(prefix + "_snap1"));
     assertEquals(
         1, new RunRegistry(connector(), prefix + "_meta").get("snap1").orElseThrow().snapshot());
+  }
+
+  /**
+   * A URI with 100k inlinks in a domain of 100k seen URIs streams through the reducers (they count,
+   * they never collect); the test JVM's 2 GiB heap is shared with the cluster clients.
+   */
+  @Test
+  void hotUriAndHugeDomainStream() throws Exception {
+    int n = 100_000;
+    StringBuilder sb = new StringBuilder(n * 90);
+    for (int i = 0; i < n; i++) {
+      sb.append("{\"url\":\"http://hot.com/p")
+          .append(i)
+          .append(
+              "\",\"crawled\":\"2026-01-01T00:00:00Z\",\"links\":[{\"url\":\"http://hot.com/\",\"anchor\":\"home\"}]}\n");
+    }
+    Files.writeString(batchDir(0).resolve("hot.jsonl"), sb);
+    Result r = recompute("--run", "hot");
+    assertEquals(0, r.exit(), r.stdout());
+    RunRecord rec = rec("hot");
+    assertEquals((long) n, rec.counters().get("uris.INLINKS"));
+    assertEquals((long) n + 1, rec.counters().get("uris.SEEN_URIS"));
+    Scanner s = connector().createScanner(prefix + "_hot", Authorizations.EMPTY);
+    s.setRange(Range.exact("p:com.hot", "page", "incount"));
+    assertEquals(Integer.toString(n), s.iterator().next().getValue().toString());
+    s.setRange(Range.exact("d:com.hot", "domain", "pagecount"));
+    assertEquals(Integer.toString(n + 1), s.iterator().next().getValue().toString());
+    s.setRange(Range.prefix("t:"));
+    assertEquals(
+        "t:" + CountCodec.encode(n) + ":com.hot", s.iterator().next().getKey().getRow().toString());
   }
 
   @Test
