@@ -1,6 +1,7 @@
 package io.webindex.fluo;
 
 import io.webindex.core.model.UriState;
+import io.webindex.core.schema.CellChangeCodec;
 import io.webindex.core.schema.FluoSchema;
 import java.nio.charset.StandardCharsets;
 import org.apache.fluo.api.config.SimpleConfiguration;
@@ -9,7 +10,8 @@ import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
 /**
  * The fluo-recipes serializer for every key and value of webindex's queues: readable text (UTF-8),
  * so the Fluo table can be inspected with a plain scan. Strings as they are, longs in decimal, URI
- * deltas as {@code <urc>,<crawled>} ({@link FluoSchema}).
+ * deltas as {@code <urc>,<crawled>} ({@link FluoSchema}), exports as encoded cell changes ({@link
+ * CellChangeCodec}).
  */
 public final class WebindexSerializer implements SimpleSerializer {
   @Override
@@ -24,6 +26,8 @@ public final class WebindexSerializer implements SimpleSerializer {
       s = Long.toString(l);
     } else if (obj instanceof UriState.Delta d) {
       s = FluoSchema.encodeUriDelta(d);
+    } else if (obj instanceof IndexExport e) {
+      s = CellChangeCodec.encode(e.changes());
     } else {
       throw new IllegalArgumentException("no serialization for " + obj.getClass());
     }
@@ -40,6 +44,8 @@ public final class WebindexSerializer implements SimpleSerializer {
       o = Long.parseLong(s);
     } else if (clazz == UriState.Delta.class) {
       o = FluoSchema.decodeUriDelta(s);
+    } else if (clazz == IndexExport.class) {
+      o = new IndexExport(CellChangeCodec.decode(s));
     } else {
       throw new IllegalArgumentException("no deserialization for " + clazz);
     }

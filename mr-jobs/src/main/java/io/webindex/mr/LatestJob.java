@@ -13,6 +13,7 @@ import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
 import io.webindex.mr.io.PageWritable;
 import io.webindex.mr.io.RefWritable;
+import io.webindex.store.RawPageStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -95,8 +96,7 @@ public final class LatestJob {
   public static final class VisibleFiles implements PathFilter {
     @Override
     public boolean accept(Path p) {
-      String n = p.getName();
-      return !n.startsWith(".") && !n.startsWith("_");
+      return RawPageStore.isPageFile(p);
     }
   }
 

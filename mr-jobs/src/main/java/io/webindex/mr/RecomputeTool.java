@@ -4,6 +4,7 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.mr.io.CellKey;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
+import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
@@ -90,7 +91,7 @@ public final class RecomputeTool extends Configured implements Tool {
   public int run(String[] args) throws Exception {
     try {
       return parseAndRun(args);
-    } catch (IllegalArgumentException | UncheckedIOException | UserError e) {
+    } catch (IllegalArgumentException | UncheckedIOException | UserError | StoreException e) {
       return usageError(e.getMessage());
     }
   }
@@ -169,25 +170,6 @@ public final class RecomputeTool extends Configured implements Tool {
     }
   }
 
-  /** A batch directory and its number. */
-  record Batch(long seq, Path dir) {}
-
-  static List<Batch> batches(FileSystem fs, Path batchesDir) throws IOException {
-    if (!fs.exists(batchesDir)) {
-      throw new UserError(
-          "no batches directory " + batchesDir + " (pages live under <store root>/batches/<seq>/)");
-    }
-    List<Batch> out = new ArrayList<>();
-    for (FileStatus st : fs.listStatus(batchesDir)) {
-      String n = st.getPath().getName();
-      if (st.isDirectory() && n.matches("[0-9]{1,18}")) {
-        out.add(new Batch(Long.parseLong(n), st.getPath()));
-      }
-    }
-    out.sort((a, b) -> Long.compare(a.seq(), b.seq()));
-    return out;
-  }
-
   private int recompute(WebindexConfig cfg, Long requestedSnapshot, String runId) throws Exception {
     Configuration conf = new Configuration(getConf());
     tuneLocalRunner(conf);
@@ -197,17 +179,16 @@ public final class RecomputeTool extends Configured implements Tool {
     if (cfg.workDir().isEmpty()) {
       throw new UserError("no work directory: set " + WebindexConfig.WORK_DIR);
     }
-    Path root = new Path(cfg.storeRoot());
-    FileSystem storeFs = root.getFileSystem(conf);
-    Path batchesDir = storeFs.makeQualified(new Path(root, "batches"));
-    List<Batch> all = batches(storeFs, batchesDir);
+    RawPageStore store = new RawPageStore(cfg.storeRoot(), conf);
+    Path batchesDir = store.batchesDir();
+    List<RawPageStore.Batch> all = store.batches();
     if (all.isEmpty()) {
       throw new UserError("no batches under " + batchesDir);
     }
     long snapshot = requestedSnapshot != null ? requestedSnapshot : all.get(all.size() - 1).seq();
     List<Path> inputs = new ArrayList<>();
     List<String> inputNames = new ArrayList<>();
-    for (Batch b : all) {
+    for (RawPageStore.Batch b : all) {
       if (b.seq() <= snapshot) {
         inputs.add(b.dir());
         inputNames.add(b.dir().toString());

@@ -2,7 +2,7 @@ package io.webindex.core.config;
 
 import io.webindex.core.read.ReadLimits;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * namespaced {@code webindex.*}. The Accumulo password comes from {@code
  * webindex.accumulo.password}, or the file named by {@code webindex.accumulo.password.file}, or the
  * environment variable {@code WEBINDEX_ACCUMULO_PASSWORD}; it is never printed ({@link #toString()}
- * masks it) and never copied into job configurations.
+ * masks it) and never copied into job configurations. The file is read as UTF-8; a relative {@code
+ * webindex.accumulo.password.file} is relative to the file's directory.
  */
 public record WebindexConfig(
     String accumuloInstance,
@@ -85,7 +86,7 @@ public record WebindexConfig(
   /** Loads a properties file; {@code overrides} win over the file. */
   public static WebindexConfig load(Path file, Map<String, String> overrides) {
     Properties p = new Properties();
-    try (InputStream in = Files.newInputStream(file)) {
+    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       p.load(in);
     } catch (IOException e) {
       throw new UncheckedIOException(
@@ -94,6 +95,12 @@ public record WebindexConfig(
     Map<String, String> m = new TreeMap<>();
     p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k).strip()));
     m.putAll(overrides);
+    String pwFile = m.get(PASSWORD_FILE);
+    if (pwFile != null && !pwFile.isEmpty() && !Path.of(pwFile).isAbsolute()) {
+      // a relative password file is relative to the configuration file, not the working directory
+      Path dir = file.toAbsolutePath().getParent();
+      m.put(PASSWORD_FILE, dir.resolve(pwFile).toString());
+    }
     return fromMap(m, System.getenv());
   }
 

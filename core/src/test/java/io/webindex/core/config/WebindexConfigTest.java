@@ -43,6 +43,17 @@ class WebindexConfigTest {
   }
 
   @Test
+  void relativePasswordFileIsRelativeToTheConfFile(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("pw"), "s3cret");
+    Files.writeString(
+        dir.resolve("w.properties"),
+        "webindex.accumulo.password.file=pw\nwebindex.fluo.app=wébindex\n");
+    WebindexConfig c = WebindexConfig.load(dir.resolve("w.properties"), Map.of());
+    assertEquals("s3cret", c.accumuloPassword().value());
+    assertEquals("wébindex", c.fluoApp(), "read as UTF-8");
+  }
+
+  @Test
   void badValuesAreClearErrors() {
     assertThrows(
         IllegalArgumentException.class,

@@ -1,0 +1,159 @@
+package io.webindex.cli;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.StoreException;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.apache.accumulo.core.client.Connector;
+
+/**
+ * What every command shares: standard output (results only) and standard error, the webindex home
+ * directory (the repository root that holds {@code conf/} and {@code work/}), configuration
+ * resolution and the Accumulo connection.
+ *
+ * <p>Configuration resolution, the same for every command:
+ *
+ * <ol>
+ *   <li>{@code --conf FILE} when given;
+ *   <li>else {@code <home>/conf/webindex.properties} if it exists;
+ *   <li>else {@code <home>/work/dev/webindex.properties}, the connection file of a running {@code
+ *       bin/webindex dev}, if it exists;
+ *   <li>else an error that tells the operator what to do.
+ * </ol>
+ */
+public final class Cli {
+  /** System property naming the home directory; {@code bin/webindex} sets it to the repo root. */
+  public static final String HOME_PROPERTY = "webindex.home";
+
+  /** The configuration an operator writes, relative to the home directory. */
+  public static final String CONF_FILE = "conf/webindex.properties";
+
+  /** Where {@code bin/webindex dev} runs by default, relative to the home directory. */
+  public static final String DEV_DIR = "work/dev";
+
+  /** The option every command that talks to Accumulo accepts. */
+  public static final String CONF_OPTION = "conf";
+
+  private final Path home;
+  private final OutputStream rawOut;
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private final CountDownLatch stop = new CountDownLatch(1);
+
+  /** A configuration and the file it came from. */
+  public record Loaded(WebindexConfig config, Path source) {}
+
+  public Cli(Path home, OutputStream out, OutputStream err) {
+    this.home = home.toAbsolutePath().normalize();
+    this.rawOut = out;
+    this.out = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), false);
+    this.err = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+  }
+
+  /**
+   * The context of a real run: {@code -Dwebindex.home} (else the working directory), stdout,
+   * stderr.
+   */
+  public static Cli standard() {
+    String h = System.getProperty(HOME_PROPERTY);
+    Path home = h == null || h.isEmpty() ? Paths.get("") : Paths.get(h);
+    // the raw descriptor, not System.out: a PrintStream hides write errors such as a closed pipe
+    return new Cli(home, new FileOutputStream(FileDescriptor.out), System.err);
+  }
+
+  /** Results go here, and only results. Flushed by {@link Main} after the command. */
+  public PrintWriter out() {
+    return out;
+  }
+
+  /**
+   * Standard output as a stream, for commands that stream large results ({@code dump}): write
+   * errors such as a closed pipe surface as {@code IOException}. Flush {@link #out()} first if both
+   * are used.
+   */
+  public OutputStream rawOut() {
+    return rawOut;
+  }
+
+  /** Messages for the operator (progress, where a file went); logs go to stderr too. */
+  public PrintWriter err() {
+    return err;
+  }
+
+  public Path home() {
+    return home;
+  }
+
+  /** A path the operator typed: relative to the working directory. */
+  public Path userPath(String typed) {
+    return Paths.get(typed).toAbsolutePath().normalize();
+  }
+
+  /** The default directory of {@code bin/webindex dev}. */
+  public Path defaultDevDir() {
+    return home.resolve(DEV_DIR);
+  }
+
+  /**
+   * Resolves and loads the configuration (see the class comment).
+   *
+   * @param confOption the value of {@code --conf}, or null
+   */
+  public Loaded config(String confOption) {
+    Path file;
+    if (confOption != null) {
+      file = userPath(confOption);
+      if (!Files.isRegularFile(file)) {
+        throw new UsageException("configuration file not found: " + file);
+      }
+    } else if (Files.isRegularFile(home.resolve(CONF_FILE))) {
+      file = home.resolve(CONF_FILE);
+    } else if (Files.isRegularFile(defaultDevDir().resolve(EmbeddedAccumulo.CONNECTION_FILE))) {
+      if (!DevLock.isHeld(defaultDevDir())) {
+        throw new UsageException(
+            "no `bin/webindex dev` is running in "
+                + defaultDevDir()
+                + " (its connection file is left from an earlier run): start it again, or pass"
+                + " --conf FILE");
+      }
+      file = defaultDevDir().resolve(EmbeddedAccumulo.CONNECTION_FILE);
+    } else {
+      throw new UsageException(
+          "no configuration: run `bin/webindex dev` in another terminal for an embedded Accumulo,"
+              + " or write "
+              + home.resolve(CONF_FILE)
+              + " (see conf/webindex.properties.example), or pass --conf FILE");
+    }
+    return new Loaded(WebindexConfig.load(file, Map.of()), file);
+  }
+
+  /** Connects to the Accumulo the resolved configuration names. */
+  public Connector connect(String confOption) {
+    Loaded loaded = config(confOption);
+    try {
+      return AccumuloConnections.connect(loaded.config());
+    } catch (StoreException e) {
+      throw new StoreException(e.getMessage() + " (configuration " + loaded.source() + ")", e);
+    }
+  }
+
+  /** Blocks a long-running command ({@code dev}) until {@link #requestStop()} or interruption. */
+  public void awaitStop() throws InterruptedException {
+    stop.await();
+  }
+
+  /** Lets {@link #awaitStop()} return; tests use it in place of Ctrl-C. */
+  public void requestStop() {
+    stop.countDown();
+  }
+}

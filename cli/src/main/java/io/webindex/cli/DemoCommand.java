@@ -1,0 +1,249 @@
+package io.webindex.cli;
+
+import io.webindex.core.url.InvalidUrlException;
+import io.webindex.core.url.WebUrl;
+import io.webindex.mr.RecomputeTool;
+import io.webindex.store.QueryService;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.TableDump;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * {@code demo}: the whole cycle on one machine with no setup. Starts an embedded Accumulo in a temp
+ * directory, stores the {@code --input} paths as batch 0 and each {@code --delta} as the next
+ * batch, recomputes over all of them, writes the dump to {@code DIR/batch.tsv} and prints the three
+ * answers. Without inputs it uses the shipped sample (the SPEC's worked example).
+ */
+final class DemoCommand implements Command {
+  static final String SAMPLE = "/io/webindex/cli/demo/pages-00000.jsonl";
+  static final String BATCH_DUMP = "batch.tsv";
+  static final int ANSWER_LIMIT = 10;
+
+  @Override
+  public String name() {
+    return "demo";
+  }
+
+  @Override
+  public String summary() {
+    return "run the whole cycle embedded, on sample data or --input/--delta paths";
+  }
+
+  @Override
+  public String usage() {
+    return """
+        usage: bin/webindex demo [--input PATH]... [--delta PATH]... [--out DIR] [--keep]
+
+        Starts an embedded Accumulo in a temporary directory, treats the --input paths as batch 0
+        and each --delta as the next batch (1, 2, ...), recomputes the query table over all of
+        them with MapReduce, writes DIR/batch.tsv (the table in the dump format) and prints the
+        three answers: the most referenced pages, the pages of the top page's domain, and the
+        pages that link to the top page. With no --input it uses the shipped sample data.
+
+          --input PATH   a page file (JSON lines or WAT, plain or gzip) or a directory of them;
+                         repeatable; all of them form batch 0
+          --delta PATH   a file or directory forming the next batch; repeatable, in order
+          --out DIR      where batch.tsv goes (default: ./demo-out)
+          --keep         keep the temporary directory (Accumulo logs, run files) and say where
+        """;
+  }
+
+  @Override
+  public int run(List<String> raw, Cli ctx) throws Exception {
+    List<Path> inputs = new ArrayList<>();
+    List<Path> deltas = new ArrayList<>();
+    Path out = ctx.userPath("demo-out");
+    boolean keep = false;
+    for (int i = 0; i < raw.size(); i++) {
+      String a = raw.get(i);
+      switch (a) {
+        case "-h", "--help" -> {
+          ctx.out().print(usage());
+          return 0;
+        }
+        case "--input", "--delta", "--out" -> {
+          if (i + 1 >= raw.size()) {
+            throw new UsageException(a + " needs a path");
+          }
+          Path p = ctx.userPath(raw.get(++i));
+          if (a.equals("--out")) {
+            out = p;
+          } else {
+            if (!Files.exists(p)) {
+              throw new UsageException("no such file or directory: " + p);
+            }
+            (a.equals("--input") ? inputs : deltas).add(p);
+          }
+        }
+        case "--keep" -> keep = true;
+        default ->
+            throw new UsageException("unknown argument " + a + " (see `bin/webindex help demo`)");
+      }
+    }
+    if (inputs.isEmpty() && !deltas.isEmpty()) {
+      throw new UsageException("--delta needs at least one --input (batch 0)");
+    }
+    Files.createDirectories(out);
+
+    Path tmp = Files.createTempDirectory("webindex-demo-");
+    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
+      Path batches = tmp.resolve("store").resolve("batches");
+      Path batch0 = Files.createDirectories(batches.resolve(batchName(0)));
+      if (inputs.isEmpty()) {
+        try (InputStream in = DemoCommand.class.getResourceAsStream(SAMPLE)) {
+          Files.copy(in, batch0.resolve("pages-00000.jsonl"));
+        }
+        ctx.err().println("demo: no --input given, using the shipped sample (the worked example)");
+      } else {
+        copyInto(inputs, batch0);
+      }
+      for (int d = 0; d < deltas.size(); d++) {
+        copyInto(
+            List.of(deltas.get(d)), Files.createDirectories(batches.resolve(batchName(d + 1))));
+      }
+
+      PrintStream progress =
+          new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+      int status =
+          ToolRunner.run(
+              new Configuration(),
+              new RecomputeTool(progress),
+              new String[] {
+                "--webindex-conf", accumulo.connectionFile().toString(), "--run", "batch"
+              });
+      if (status != 0) {
+        ctx.err().println("demo: the batch recompute failed (exit " + status + ")");
+        return status;
+      }
+      Connector conn = accumulo.connector();
+      RunRecord run =
+          new RunRegistry(conn, accumulo.config().metaTable()).get("batch").orElseThrow();
+      Path dump = out.resolve(BATCH_DUMP);
+      long cells;
+      try (Writer w = Files.newBufferedWriter(dump, StandardCharsets.UTF_8)) {
+        cells = TableDump.dump(conn, run.table(), w);
+      }
+      ctx.err().println("demo: wrote " + cells + " cells of " + run.table() + " to " + dump);
+      printAnswers(new QueryService(conn, run.table()), ctx.out());
+    } finally {
+      if (keep) {
+        ctx.err().println("demo: kept " + tmp);
+      } else {
+        deleteRecursively(tmp);
+      }
+    }
+    return 0;
+  }
+
+  static String batchName(long seq) {
+    return String.format("%05d", seq);
+  }
+
+  /**
+   * Copies files (as {@code NNN-name}) and directories (as {@code NNN-name/…}) into a batch, so
+   * that files from different arguments never collide and their order is the arguments' order.
+   */
+  static void copyInto(List<Path> sources, Path batchDir) throws IOException {
+    for (int i = 0; i < sources.size(); i++) {
+      Path src = sources.get(i);
+      String prefix = String.format("%03d-", i);
+      Path target = batchDir.resolve(prefix + src.getFileName());
+      if (Files.isDirectory(src)) {
+        try (Stream<Path> files = Files.walk(src)) {
+          for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+            Path to = target.resolve(src.relativize(f).toString());
+            Files.createDirectories(to.getParent());
+            Files.copy(f, to);
+          }
+        }
+      } else {
+        Files.copy(src, target);
+      }
+    }
+  }
+
+  static void printAnswers(QueryService q, PrintWriter out) {
+    QueryService.TopAnswer top = q.top(ANSWER_LIMIT, null);
+    out.println("1. Which web pages are referenced by the most web pages?");
+    if (top.uris().isEmpty()) {
+      out.println("   (the index is empty)");
+      return;
+    }
+    for (QueryService.RankedUri u : top.uris()) {
+      out.printf("   %6d  %s%n", u.urc(), u.url());
+    }
+    QueryService.RankedUri first = top.uris().get(0);
+    String host = first.url();
+    try {
+      host = WebUrl.parse(first.url()).host();
+    } catch (InvalidUrlException e) {
+      // a damaged key: ask with the URL as it is
+    }
+    QueryService.DomainAnswer d = q.domain(host, ANSWER_LIMIT, null);
+    out.printf(
+        "2. In the domain %s (%d pages), which pages are referenced the most?%n",
+        readableDomain(d.domain()), d.pageCount());
+    for (QueryService.RankedUri u : d.uris()) {
+      out.printf("   %6d  %s%n", u.urc(), u.url());
+    }
+    QueryService.InlinksAnswer in = q.inlinks(first.url(), ANSWER_LIMIT, null);
+    out.printf(
+        "3. Which pages reference %s (%d), with what anchor text?%n", in.url(), in.incount());
+    for (QueryService.Inlink l : in.inlinks()) {
+      out.printf("   %s\t%s%n", l.url(), l.anchor());
+    }
+  }
+
+  /** {@code uk.co.bbc} → {@code bbc.co.uk}; IP domains stay as they are. */
+  static String readableDomain(String reversed) {
+    if (reversed.startsWith("[")
+        || reversed.chars().allMatch(c -> c == '.' || Character.isDigit(c))) {
+      return reversed;
+    }
+    List<String> labels = new ArrayList<>(List.of(reversed.split("\\.")));
+    Collections.reverse(labels);
+    return String.join(".", labels);
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.delete(file);
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+            Files.delete(d);
+            return FileVisitResult.CONTINUE;
+          }
+        });
+  }
+}

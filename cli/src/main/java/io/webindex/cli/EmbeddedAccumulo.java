@@ -1,0 +1,310 @@
+package io.webindex.cli;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.StoreException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.conf.Property;
+import org.apache.accumulo.minicluster.MemoryUnit;
+import org.apache.accumulo.minicluster.MiniAccumuloCluster;
+import org.apache.accumulo.minicluster.MiniAccumuloConfig;
+import org.apache.accumulo.minicluster.ServerType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded default: a MiniAccumuloCluster 1.10 (ZooKeeper, master, one tablet server and the
+ * garbage collector as child processes) in a directory, with the connection files other commands
+ * and processes use to reach it:
+ *
+ * <ul>
+ *   <li>{@code <dir>/webindex.properties}: instance, zookeepers, user {@code root}, {@code
+ *       webindex.accumulo.password.file=<dir>/accumulo.password}, {@code
+ *       webindex.store.root=file:<dir>/store}, {@code webindex.work.dir=file:<dir>/work};
+ *   <li>{@code <dir>/accumulo.password}: the root password, random per instance, readable by the
+ *       owner only. It is never printed or logged.
+ * </ul>
+ *
+ * <p>Accumulo's own files live in {@code <dir>/accumulo} (server logs in {@code
+ * <dir>/accumulo/logs}); MiniAccumulo cannot restart from them, so they are wiped at the next
+ * start. {@code store/} and {@code work/} are kept. {@link #close()} stops the cluster and removes
+ * the connection files.
+ *
+ * <p>MiniAccumulo 1.10 on JDK 17 needs {@code JDK_JAVA_OPTIONS} (inherited by the child processes)
+ * to hold {@link #REQUIRED_JDK_OPTIONS}; {@code bin/webindex} exports them, {@link #start} refuses
+ * to run without them.
+ */
+public final class EmbeddedAccumulo implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedAccumulo.class);
+
+  public static final String CONNECTION_FILE = "webindex.properties";
+  public static final String PASSWORD_FILE = "accumulo.password";
+  public static final String INSTANCE_NAME = "webindex";
+  public static final String ROOT_USER = "root";
+
+  /**
+   * What MiniAccumulo's child JVMs need on JDK 17: ignore the CMS flags MiniAccumulo 1.10
+   * hard-codes, let ZooKeeper 3.5 answer {@code ruok}, keep ZooKeeper's admin server off port 8080.
+   */
+  public static final List<String> REQUIRED_JDK_OPTIONS =
+      List.of(
+          "-XX:+IgnoreUnrecognizedVMOptions",
+          "-Dzookeeper.4lw.commands.whitelist=*",
+          "-Dzookeeper.admin.enableServer=false");
+
+  // Same sizing as testkit's AccumuloITBase: MiniAccumulo's 128 MB tablet server is too small.
+  static final int TABLET_SERVER_MEMORY_MB = 768;
+  static final String TSERV_MAXMEM = "256M";
+  static final String TSERV_DATACACHE = "64M";
+  static final String TSERV_INDEXCACHE = "32M";
+
+  private final Path dir;
+  private final MiniAccumuloCluster cluster;
+  private final String password;
+  private boolean closed;
+
+  private EmbeddedAccumulo(Path dir, MiniAccumuloCluster cluster, String password) {
+    this.dir = dir;
+    this.cluster = cluster;
+    this.password = password;
+  }
+
+  /**
+   * Starts an instance in {@code dir} (created if needed) and writes the connection files. The
+   * caller makes sure no other instance uses {@code dir} ({@code dev} holds a {@link DevLock}).
+   *
+   * @throws StoreException when the environment lacks {@link #REQUIRED_JDK_OPTIONS} or the cluster
+   *     does not start
+   */
+  public static EmbeddedAccumulo start(Path dir) throws IOException, InterruptedException {
+    checkJdkOptions(System.getenv("JDK_JAVA_OPTIONS"));
+    Path root = dir.toAbsolutePath().normalize();
+    Files.createDirectories(root.resolve("store"));
+    Files.createDirectories(root.resolve("work"));
+    Files.deleteIfExists(root.resolve(CONNECTION_FILE));
+    Files.deleteIfExists(root.resolve(PASSWORD_FILE));
+    Path macDir = root.resolve("accumulo");
+    deleteRecursively(macDir);
+
+    String password = newPassword();
+    MiniAccumuloConfig config = new MiniAccumuloConfig(macDir.toFile(), password);
+    config.setInstanceName(INSTANCE_NAME);
+    config.setNumTservers(1);
+    config.setMemory(ServerType.TABLET_SERVER, TABLET_SERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
+    Map<String, String> site = new HashMap<>();
+    site.put(Property.TSERV_MAXMEM.getKey(), TSERV_MAXMEM);
+    site.put(Property.TSERV_DATACACHE_SIZE.getKey(), TSERV_DATACACHE);
+    site.put(Property.TSERV_INDEXCACHE_SIZE.getKey(), TSERV_INDEXCACHE);
+    config.setSiteConfig(site);
+
+    log.info("starting embedded Accumulo in {}", macDir);
+    long t0 = System.nanoTime();
+    MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
+    try {
+      mac.start();
+    } catch (IOException | RuntimeException e) {
+      stopQuietly(mac);
+      throw new StoreException(
+          "the embedded Accumulo did not start ("
+              + e.getMessage()
+              + "); its server logs are in "
+              + macDir.resolve("logs"),
+          e);
+    }
+    EmbeddedAccumulo embedded = new EmbeddedAccumulo(root, mac, password);
+    try {
+      embedded.writeConnectionFiles();
+    } catch (IOException | RuntimeException e) {
+      embedded.close();
+      throw e;
+    }
+    log.info(
+        "embedded Accumulo '{}' up in {} ms, zookeepers {}",
+        mac.getInstanceName(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
+        mac.getZooKeepers());
+    return embedded;
+  }
+
+  static void checkJdkOptions(String jdkJavaOptions) {
+    String have = jdkJavaOptions == null ? "" : jdkJavaOptions;
+    List<String> missing =
+        REQUIRED_JDK_OPTIONS.stream()
+            .filter(o -> !List.of(have.trim().split("\\s+")).contains(o))
+            .toList();
+    if (!missing.isEmpty()) {
+      throw new StoreException(
+          "the embedded Accumulo needs the environment variable JDK_JAVA_OPTIONS to contain "
+              + String.join(" ", REQUIRED_JDK_OPTIONS)
+              + " (bin/webindex sets it; missing: "
+              + String.join(" ", missing)
+              + ")");
+    }
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** {@code <dir>/webindex.properties}. */
+  public Path connectionFile() {
+    return dir.resolve(CONNECTION_FILE);
+  }
+
+  public String instanceName() {
+    return cluster.getInstanceName();
+  }
+
+  public String zookeepers() {
+    return cluster.getZooKeepers();
+  }
+
+  /** The configuration in the connection file. */
+  public WebindexConfig config() {
+    return WebindexConfig.load(connectionFile(), Map.of());
+  }
+
+  /** A connector as root. */
+  public Connector connector() {
+    try {
+      return cluster.getConnector(ROOT_USER, password);
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new StoreException("cannot connect to the embedded Accumulo: " + e.getMessage(), e);
+    }
+  }
+
+  /** Stops the cluster and removes the connection files; idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      Files.deleteIfExists(connectionFile());
+      Files.deleteIfExists(dir.resolve(PASSWORD_FILE));
+    } catch (IOException e) {
+      log.warn("could not remove the connection files in {}: {}", dir, e.toString());
+    }
+    log.info("stopping embedded Accumulo '{}'", cluster.getInstanceName());
+    stopQuietly(cluster);
+  }
+
+  private void writeConnectionFiles() throws IOException {
+    Path passwordFile = dir.resolve(PASSWORD_FILE);
+    writeAtomically(passwordFile, password + "\n", true);
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put(WebindexConfig.INSTANCE, cluster.getInstanceName());
+    p.put(WebindexConfig.ZOOKEEPERS, cluster.getZooKeepers());
+    p.put(WebindexConfig.USER, ROOT_USER);
+    p.put(WebindexConfig.PASSWORD_FILE, passwordFile.toString());
+    p.put(WebindexConfig.STORE_ROOT, fileUri(dir.resolve("store")));
+    p.put(WebindexConfig.WORK_DIR, fileUri(dir.resolve("work")));
+    StringBuilder sb = new StringBuilder();
+    sb.append("# Connection file of the embedded Accumulo started by `bin/webindex dev`\n");
+    sb.append("# (pid ")
+        .append(ProcessHandle.current().pid())
+        .append(", ")
+        .append(Instant.now())
+        .append("). Valid while it runs; removed when it stops.\n");
+    for (Map.Entry<String, String> e : p.entrySet()) {
+      sb.append(e.getKey()).append('=').append(escapeValue(e.getValue())).append('\n');
+    }
+    writeAtomically(connectionFile(), sb.toString(), false);
+  }
+
+  /** {@code file:///abs/path} without a trailing slash. */
+  static String fileUri(Path p) {
+    String uri = p.toAbsolutePath().normalize().toUri().toString();
+    return uri.endsWith("/") && uri.length() > "file:///".length()
+        ? uri.substring(0, uri.length() - 1)
+        : uri;
+  }
+
+  /** A properties value that {@code Properties.load} (ISO-8859-1) reads back unchanged. */
+  static String escapeValue(String v) {
+    StringBuilder sb = new StringBuilder(v.length());
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      if (c == '\\') {
+        sb.append("\\\\");
+      } else if (c == ' ' && i == 0) {
+        sb.append("\\ ");
+      } else if (c < 0x20 || c > 0x7e) {
+        sb.append(String.format("\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static void writeAtomically(Path file, String content, boolean ownerOnly)
+      throws IOException {
+    Path dir = file.getParent();
+    boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+    Path tmp =
+        posix && ownerOnly
+            ? Files.createTempFile(
+                dir,
+                "." + file.getFileName(),
+                ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
+            : Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+    try {
+      Files.writeString(tmp, content, StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private static String newPassword() {
+    byte[] b = new byte[24];
+    new SecureRandom().nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  private static void stopQuietly(MiniAccumuloCluster mac) {
+    try {
+      mac.stop();
+    } catch (IOException | RuntimeException e) {
+      log.warn("stopping the embedded Accumulo: {}", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      log.warn("interrupted while stopping the embedded Accumulo");
+    }
+  }
+
+  private static void deleteRecursively(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(p)) {
+      for (Path q : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(q);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+}

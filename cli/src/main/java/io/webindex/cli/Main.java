@@ -1,0 +1,170 @@
+package io.webindex.cli;
+
+import io.webindex.store.StoreException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code bin/webindex}: dispatches to the {@link Command}s. The only place that calls {@code
+ * System.exit}.
+ *
+ * <p>Exit status: 0 success; 2 an error the operator can fix (bad arguments, missing configuration,
+ * a missing table, Accumulo refusing, an unreadable file), reported as one line {@code webindex:
+ * <message>} on stderr; 1 an unexpected failure, logged with its stack trace.
+ */
+public final class Main {
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int USER_ERROR = 2;
+
+  private Main() {}
+
+  /** Every command, in the order {@code help} lists them. */
+  static List<Command> commands() {
+    return List.of(
+        new DevCommand(),
+        new RecomputeCommand(),
+        new DumpCommand(),
+        new QueryCommand(),
+        new DemoCommand());
+  }
+
+  public static void main(String[] args) {
+    int status = run(Arrays.asList(args), Cli.standard());
+    System.exit(status);
+  }
+
+  /** Runs one command line and returns its exit status; never exits the JVM. */
+  public static int run(List<String> args, Cli ctx) {
+    return run(args, ctx, commands());
+  }
+
+  /** As {@link #run(List, Cli)} with a given command set (tests). */
+  static int run(List<String> args, Cli ctx, List<Command> commands) {
+    int status = dispatch(args, ctx, commands);
+    ctx.out().flush();
+    ctx.err().flush();
+    return status;
+  }
+
+  private static int dispatch(List<String> args, Cli ctx, List<Command> commands) {
+    if (args.isEmpty()) {
+      ctx.err().print(usage(commands));
+      return USER_ERROR;
+    }
+    String name = args.get(0);
+    List<String> rest = args.subList(1, args.size());
+    if (name.equals("help") || name.equals("--help") || name.equals("-h")) {
+      return help(rest, ctx, commands);
+    }
+    Optional<Command> command = find(commands, name);
+    if (command.isEmpty()) {
+      return userError(
+          ctx, "unknown command '" + name + "' (bin/webindex help lists the commands)");
+    }
+    Command c = command.get();
+    if (rest.contains("--help") || rest.contains("-h")) {
+      ctx.out().print(c.usage());
+      return OK;
+    }
+    try {
+      return c.run(rest, ctx);
+    } catch (UsageException e) {
+      return userError(ctx, e.getMessage() + " (see bin/webindex help " + c.name() + ")");
+    } catch (StoreException | IllegalArgumentException e) {
+      return userError(ctx, e.getMessage());
+    } catch (UncheckedIOException e) {
+      return userError(ctx, describe(e));
+    } catch (IOException e) {
+      return userError(ctx, describe(e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return userError(ctx, "interrupted");
+    } catch (Exception | LinkageError | AssertionError e) {
+      log.error("unexpected failure of `{}`", c.name(), e);
+      ctx.err().println("webindex: unexpected failure of " + c.name() + ": " + e);
+      return FAILED;
+    }
+  }
+
+  private static int help(List<String> rest, Cli ctx, List<Command> commands) {
+    if (rest.isEmpty()) {
+      ctx.out().print(usage(commands));
+      return OK;
+    }
+    Optional<Command> c = find(commands, rest.get(0));
+    if (c.isEmpty()) {
+      return userError(
+          ctx, "unknown command '" + rest.get(0) + "' (bin/webindex help lists the commands)");
+    }
+    ctx.out().print(c.get().usage());
+    return OK;
+  }
+
+  private static Optional<Command> find(List<Command> commands, String name) {
+    return commands.stream().filter(c -> c.name().equals(name)).findFirst();
+  }
+
+  /** The text of {@code bin/webindex help}. */
+  static String usage() {
+    return usage(commands());
+  }
+
+  private static String usage(List<Command> commands) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("usage: bin/webindex <command> [options]\n\ncommands:\n");
+    int width = commands.stream().mapToInt(c -> c.name().length()).max().orElse(4);
+    for (Command c : commands) {
+      sb.append(String.format("  %-" + width + "s %s%n", c.name(), c.summary()));
+    }
+    sb.append(
+        String.format(
+            "  %-" + width + "s %s%n", "help", "this list; help <command> for its options"));
+    sb.append(
+        """
+
+        Commands that read Accumulo take --conf FILE; without it they use
+        conf/webindex.properties, else the connection file of a running `bin/webindex dev`
+        (work/dev/webindex.properties). See docs/cli.md.
+        """);
+    return sb.toString();
+  }
+
+  private static int userError(Cli ctx, String message) {
+    PrintWriter err = ctx.err();
+    err.println("webindex: " + message);
+    return USER_ERROR;
+  }
+
+  private static String describe(UncheckedIOException e) {
+    IOException cause = e.getCause();
+    // new UncheckedIOException(cause) has the cause's toString as its message: say it better
+    return cause != null && cause.toString().equals(e.getMessage())
+        ? describe(cause)
+        : e.getMessage();
+  }
+
+  private static String describe(IOException e) {
+    if (e instanceof NoSuchFileException f) {
+      return "no such file: " + f.getFile();
+    }
+    if (e instanceof AccessDeniedException f) {
+      return "permission denied: " + f.getFile();
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getFile() + ": " + f.getReason();
+    }
+    return e.getMessage() == null ? e.toString() : e.getMessage();
+  }
+}

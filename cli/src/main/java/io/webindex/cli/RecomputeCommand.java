@@ -1,0 +1,62 @@
+package io.webindex.cli;
+
+import io.webindex.mr.RecomputeTool;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+
+/** {@code recompute}: the batch recompute of mr-jobs, on the configured Accumulo. */
+final class RecomputeCommand implements Command {
+  @Override
+  public String name() {
+    return "recompute";
+  }
+
+  @Override
+  public String summary() {
+    return "recompute the query table from all raw pages into a fresh table";
+  }
+
+  @Override
+  public String usage() {
+    return """
+        usage: bin/webindex recompute [--conf FILE] [--snapshot S] [--run ID]
+
+        Recomputes inlink counts, domain page counts and the t: ranking from every batch <= S of
+        the raw page store (webindex.store.root) into a fresh, pre-split table <prefix>_<run>, plus
+        the Fluo seed files, with Hadoop's job runner (the local one unless the Hadoop configuration
+        names a cluster). Nothing served is touched. The run is recorded in <prefix>_meta.
+
+          --conf FILE     webindex configuration (default: conf/webindex.properties, else the
+                          running `webindex dev` instance)
+          --snapshot S    read batches <= S only (default: the highest batch)
+          --run ID        run id: letters, digits, '_' (default: UTC time yyyyMMddHHmmss)
+
+        Exit status: 0 done; 1 a job or the import failed (recorded as FAILED, its table dropped);
+        2 a usage or configuration error, missing input, or an existing run or table.
+        On a cluster run the same tool with `hadoop jar` (docs/recompute.md).
+        """;
+  }
+
+  @Override
+  public int run(List<String> raw, Cli ctx) throws Exception {
+    Args args = Args.parse(raw, Set.of(Cli.CONF_OPTION, "snapshot", "run"), Set.of());
+    if (args.helpRequested()) {
+      ctx.out().print(usage());
+      return 0;
+    }
+    args.expectPositionals(0, "nothing");
+    Cli.Loaded loaded = ctx.config(args.value(Cli.CONF_OPTION).orElse(null));
+    List<String> toolArgs = new ArrayList<>(List.of("--webindex-conf", loaded.source().toString()));
+    args.value("snapshot").ifPresent(s -> toolArgs.addAll(List.of("--snapshot", s)));
+    args.value("run").ifPresent(r -> toolArgs.addAll(List.of("--run", r)));
+    ctx.out().flush();
+    PrintStream out = new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
+    return ToolRunner.run(
+        new Configuration(), new RecomputeTool(out), toolArgs.toArray(new String[0]));
+  }
+}

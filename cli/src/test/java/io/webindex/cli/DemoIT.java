@@ -1,0 +1,81 @@
+package io.webindex.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/webindex demo} as a user runs it: no cluster, its own embedded Accumulo, the shipped
+ * sample; the worked example's answers and its exact dump.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class DemoIT {
+  @TempDir Path tmp;
+
+  static String resource(String name) throws IOException {
+    try (InputStream in = DemoIT.class.getResourceAsStream("/io/webindex/cli/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void sampleDemoPrintsTheWorkedExampleAnswersAndDump() throws IOException {
+    Path out = tmp.resolve("out");
+    Run r = Run.of(tmp, "demo", "--out", out.toString());
+    assertEquals(0, r.status(), r.toString());
+    assertTrue(
+        r.out()
+            .contains(
+                "        3  http://c.com/\n        1  http://b.com/\n        1  http://c.com/page1\n"),
+        r.out());
+    assertTrue(r.out().contains("In the domain c.com (2 pages)"), r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "   http://a.com/page1\tC from A\n   http://b.com/\tC from B\n   http://d.com/\tC from D\n"),
+        r.out());
+    assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("batch.tsv")));
+  }
+
+  @Test
+  void inputsAndDeltasAreBatchesInOrder() throws IOException {
+    Path input = tmp.resolve("pages.jsonl");
+    Files.writeString(input, resource("worked-example.jsonl"));
+    Path delta = tmp.resolve("delta.jsonl");
+    Files.writeString(
+        delta,
+        "{\"url\":\"d.com\",\"crawled\":\"2026-11-21T00:00:00Z\",\"deleted\":true}\n"
+            + "{\"url\":\"c.com/page1\",\"crawled\":\"2020-01-01T00:00:00Z\",\"deleted\":true}\n");
+    Path out = tmp.resolve("out");
+    Run r =
+        Run.of(
+            tmp,
+            "demo",
+            "--input",
+            input.toString(),
+            "--delta",
+            delta.toString(),
+            "--out",
+            out.toString());
+    assertEquals(0, r.status(), r.toString());
+    String dump = Files.readString(out.resolve("batch.tsv"));
+    assertTrue(dump.contains("p:com.c\tpage:incount\t2\n"), "d.com deleted by the delta: " + dump);
+    assertTrue(
+        dump.contains("p:com.c/page1\tpage:incount\t1\n"),
+        "a deletion of a page never crawled changes nothing");
+    assertTrue(!dump.contains("p:com.d\t"), dump);
+
+    Run bad = Run.of(tmp, "demo", "--delta", delta.toString());
+    assertEquals(2, bad.status());
+    assertTrue(bad.err().startsWith("webindex: --delta needs at least one --input"), bad.err());
+  }
+}

@@ -1,0 +1,267 @@
+package io.webindex.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.store.StoreException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line without a cluster: usage, argument errors, configuration resolution. */
+class MainTest {
+  @TempDir Path home;
+
+  /** A user error: status 2, nothing on stdout, exactly one 'webindex: ' line on stderr. */
+  private static void assertUserError(Run r, String fragment) {
+    assertEquals(2, r.status(), r.toString());
+    assertEquals("", r.out(), r.toString());
+    List<String> lines = r.err().lines().toList();
+    assertEquals(1, lines.size(), r.toString());
+    assertTrue(lines.get(0).startsWith("webindex: "), r.toString());
+    assertTrue(lines.get(0).contains(fragment), "expected '" + fragment + "' in " + r);
+  }
+
+  @Test
+  void helpListsEveryCommand() {
+    Run r = Run.of(home, "help");
+    assertEquals(0, r.status(), r.toString());
+    for (String c : List.of("dev", "dump", "query", "help")) {
+      assertTrue(r.out().contains("\n  " + c + " "), c + " missing in\n" + r.out());
+    }
+    assertEquals("", r.err());
+    assertEquals(r.out(), Main.usage());
+    for (Command c : Main.commands()) {
+      assertTrue(c.summary().length() < 72, c.name() + ": summary too long for one line");
+      assertFalse(c.summary().contains("\n"));
+    }
+  }
+
+  @Test
+  void noArgumentsPrintUsageToStderr() {
+    Run r = Run.of(home);
+    assertEquals(2, r.status());
+    assertEquals("", r.out());
+    assertEquals(Main.usage(), r.err());
+  }
+
+  @Test
+  void commandHelp() {
+    for (Command c : Main.commands()) {
+      Run viaHelp = Run.of(home, "help", c.name());
+      assertEquals(0, viaHelp.status());
+      assertEquals(c.usage(), viaHelp.out());
+      assertTrue(c.usage().startsWith("usage: bin/webindex " + c.name()), c.usage());
+      Run viaFlag = Run.of(home, c.name(), "--help");
+      assertEquals(0, viaFlag.status());
+      assertEquals(c.usage(), viaFlag.out());
+    }
+    assertUserError(Run.of(home, "help", "nope"), "unknown command 'nope'");
+  }
+
+  @Test
+  void unknownCommand() {
+    assertUserError(Run.of(home, "frobnicate"), "unknown command 'frobnicate'");
+  }
+
+  @Test
+  void queryArgumentErrors() {
+    assertUserError(Run.of(home, "query"), "missing question");
+    assertUserError(Run.of(home, "query", "bottom", "--table", "t"), "unknown question 'bottom'");
+    assertUserError(Run.of(home, "query", "top"), "--table is required");
+    assertUserError(Run.of(home, "query", "top", "extra", "--table", "t"), "unexpected argument");
+    assertUserError(Run.of(home, "query", "domain", "--table", "t"), "missing <domain>");
+    assertUserError(Run.of(home, "query", "inlinks", "--table", "t"), "missing <url>");
+    assertUserError(
+        Run.of(home, "query", "top", "--table", "t", "--limit", "ten"), "must be a whole number");
+    assertUserError(Run.of(home, "query", "top", "--table", "t", "--limit", "0"), "between 1");
+    assertUserError(Run.of(home, "query", "top", "--table", "t", "--table", "u"), "given twice");
+    assertUserError(Run.of(home, "query", "top", "--tabel", "t"), "unknown option --tabel");
+    assertUserError(Run.of(home, "query", "top", "--table"), "--table needs a value");
+    assertUserError(Run.of(home, "query", "top", "-x"), "unknown option -x");
+    assertTrue(Run.of(home, "query", "top").err().contains("(see bin/webindex help query)"));
+  }
+
+  @Test
+  void dumpAndDevArgumentErrors() {
+    assertUserError(Run.of(home, "dump"), "--table is required");
+    assertUserError(Run.of(home, "dump", "t"), "unexpected argument 't'");
+    assertUserError(Run.of(home, "dump", "--table=t", "--out"), "--out needs a value");
+    assertUserError(Run.of(home, "dev", "--dir"), "--dir needs a value");
+    assertUserError(Run.of(home, "dev", "now"), "unexpected argument 'now'");
+  }
+
+  @Test
+  void withoutAnyConfigurationTheOperatorIsToldWhatToDo() {
+    Run r = Run.of(home, "query", "top", "--table", "t");
+    assertUserError(r, "no configuration");
+    assertTrue(r.err().contains("bin/webindex dev"), r.err());
+    assertTrue(r.err().contains("conf/webindex.properties"), r.err());
+    assertUserError(Run.of(home, "dump", "--table", "t"), "no configuration");
+  }
+
+  @Test
+  void missingOrBrokenConfFile() throws IOException {
+    assertUserError(
+        Run.of(home, "dump", "--table", "t", "--conf", home.resolve("nope.properties").toString()),
+        "configuration file not found");
+    Path bad = home.resolve("bad.properties");
+    Files.writeString(bad, "webindex.accumulo.instanse=x\n");
+    assertUserError(
+        Run.of(home, "dump", "--table", "t", "--conf", bad.toString()),
+        "unknown configuration key webindex.accumulo.instanse");
+    Path noPassword = home.resolve("nopw.properties");
+    Files.writeString(
+        noPassword,
+        "webindex.accumulo.instance=i\nwebindex.accumulo.zookeepers=localhost:1\n"
+            + "webindex.accumulo.password.file="
+            + home.resolve("missing.password")
+            + "\n");
+    assertUserError(
+        Run.of(home, "dump", "--table", "t", "--conf", noPassword.toString()), "cannot read");
+  }
+
+  @Test
+  void confUnderHomeIsUsedBeforeTheDevInstance() throws IOException {
+    Files.createDirectories(home.resolve("conf"));
+    // a configuration without an instance: proves which file was read without any cluster
+    Files.writeString(home.resolve(Cli.CONF_FILE), "webindex.table.prefix=x\n");
+    Path dev = home.resolve(Cli.DEV_DIR);
+    Files.createDirectories(dev);
+    Files.writeString(dev.resolve(EmbeddedAccumulo.CONNECTION_FILE), "webindex.table.prefix=y\n");
+    Run r = Run.of(home, "query", "top", "--table", "t");
+    assertUserError(r, "no Accumulo instance configured");
+    assertTrue(r.err().contains(home.resolve(Cli.CONF_FILE).toString()), r.err());
+  }
+
+  @Test
+  void aDevConnectionFileWithoutARunningDevIsStale() throws IOException {
+    Path dev = home.resolve(Cli.DEV_DIR);
+    Files.createDirectories(dev);
+    Files.writeString(dev.resolve(EmbeddedAccumulo.CONNECTION_FILE), "webindex.table.prefix=y\n");
+    assertUserError(
+        Run.of(home, "query", "top", "--table", "t"), "no `bin/webindex dev` is running");
+    Files.writeString(dev.resolve(DevLock.FILE), "12345\n");
+    assertUserError(
+        Run.of(home, "query", "top", "--table", "t"), "no `bin/webindex dev` is running");
+  }
+
+  @Test
+  void devRefusesADirectoryInUse() throws IOException {
+    Path dir = home.resolve("inuse");
+    try (DevLock lock = DevLock.acquire(dir)) {
+      assertTrue(lock != null && DevLock.isHeld(dir));
+      assertUserError(
+          Run.of(home, "dev", "--dir", dir.toString()), "already running in " + dir.toString());
+    }
+    assertFalse(DevLock.isHeld(dir));
+  }
+
+  @Test
+  void args() {
+    Args a =
+        Args.parse(
+            List.of("top", "--limit=5", "--after", "abc", "-", "--", "--table"),
+            Set.of("limit", "after", "table"),
+            Set.of("verbose"));
+    assertEquals(List.of("top", "-", "--table"), a.positionals());
+    assertEquals(5, a.intValue("limit", 10));
+    assertEquals("abc", a.value("after").orElseThrow());
+    assertFalse(a.has("table"));
+    assertEquals(10, Args.parse(List.of(), Set.of("limit"), Set.of()).intValue("limit", 10));
+    assertTrue(Args.parse(List.of("--verbose"), Set.of(), Set.of("verbose")).has("verbose"));
+    assertThrows(
+        UsageException.class,
+        () -> Args.parse(List.of("--verbose=1"), Set.of(), Set.of("verbose")));
+    assertThrows(
+        UsageException.class, () -> Args.parse(List.of("--limit="), Set.of("limit"), Set.of()));
+  }
+
+  @Test
+  void embeddedNeedsTheJdkOptions() {
+    EmbeddedAccumulo.checkJdkOptions(String.join(" ", EmbeddedAccumulo.REQUIRED_JDK_OPTIONS));
+    EmbeddedAccumulo.checkJdkOptions(
+        "-Xss2m " + String.join("  ", EmbeddedAccumulo.REQUIRED_JDK_OPTIONS) + " -Dx=y");
+    StoreException e =
+        assertThrows(
+            StoreException.class,
+            () -> EmbeddedAccumulo.checkJdkOptions("-XX:+IgnoreUnrecognizedVMOptions"));
+    assertTrue(e.getMessage().contains("zookeeper.4lw.commands.whitelist"), e.getMessage());
+    assertThrows(StoreException.class, () -> EmbeddedAccumulo.checkJdkOptions(null));
+  }
+
+  @Test
+  void connectionFileValuesReadBackUnchanged() throws IOException {
+    for (String v : List.of("/tmp/a b/c", "C:\\dir\\x", " lead", "caf\u00e9/\u4e16", "a=b:c#d")) {
+      Properties p = new Properties();
+      p.load(new StringReader("k=" + EmbeddedAccumulo.escapeValue(v) + "\n"));
+      assertEquals(v, p.getProperty("k"));
+    }
+    Path store = home.resolve("store");
+    Files.createDirectories(store);
+    String uri = EmbeddedAccumulo.fileUri(store);
+    assertTrue(uri.startsWith("file:///"), uri);
+    assertFalse(uri.endsWith("/"), uri);
+  }
+
+  /** docs/cli.md shows {@code bin/webindex help} and every command's help verbatim. */
+  @Test
+  void docsShowTheExactHelp() throws IOException {
+    String base = System.getProperty("basedir", System.getProperty("user.dir"));
+    Path doc = Path.of(base).toAbsolutePath().getParent().resolve("docs/cli.md");
+    String text = Files.readString(doc);
+    assertTrue(
+        text.contains("```\n" + Main.usage() + "```"),
+        "docs/cli.md must show the output of `bin/webindex help` verbatim in a code block");
+    for (Command c : Main.commands()) {
+      assertTrue(
+          text.contains("```\n" + c.usage() + "```"),
+          "docs/cli.md must show `bin/webindex help " + c.name() + "` verbatim in a code block");
+    }
+  }
+
+  /** A command that fails unexpectedly: status 1, its stack trace logged, one line on stderr. */
+  @Test
+  void unexpectedFailuresExitOne() {
+    Command broken =
+        new Command() {
+          @Override
+          public String name() {
+            return "broken";
+          }
+
+          @Override
+          public String summary() {
+            return "fails";
+          }
+
+          @Override
+          public String usage() {
+            return "usage: bin/webindex broken\n";
+          }
+
+          @Override
+          public int run(List<String> args, Cli ctx) {
+            throw new IllegalStateException("a bug");
+          }
+        };
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(List.of("broken"), new Cli(home, out, err), List.of(broken));
+    assertEquals(1, status);
+    assertEquals(0, out.size());
+    assertEquals(
+        "webindex: unexpected failure of broken: java.lang.IllegalStateException: a bug\n",
+        err.toString(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,171 @@
+package io.webindex.fluo;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.model.Page;
+import io.webindex.core.model.UriState;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadCounter;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.schema.FluoSchema;
+import io.webindex.store.RawPageStore;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import org.apache.fluo.api.client.FluoClient;
+import org.apache.fluo.api.client.LoaderExecutor;
+import org.apache.fluo.api.config.SimpleConfiguration;
+import org.apache.fluo.recipes.core.combine.CombineQueue;
+import org.apache.fluo.recipes.core.export.ExportQueue;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Applies the raw-page batches newer than the recorded resume point, in order, one Fluo transaction
+ * per page version; after a batch is fully loaded it records that batch as applied. A restart
+ * resumes at the first batch not recorded; re-applying part of a batch is harmless (versions that
+ * do not supersede the stored one change nothing), so nothing is lost or counted twice.
+ */
+public final class BatchApplier {
+  /** What one call applied. */
+  public record Result(
+      long appliedBefore,
+      long appliedAfter,
+      int batches,
+      long pages,
+      long applied,
+      long stale,
+      long rejected,
+      Duration time) {
+    public double pagesPerSecond() {
+      return time.toMillis() == 0 ? 0 : pages * 1000.0 / time.toMillis();
+    }
+  }
+
+  private final FluoClient client;
+  private final WebindexConfig cfg;
+  private final Configuration hadoop;
+  private final PrintWriter progress;
+  private double ratePerSecond;
+  private long stopAfterPages = Long.MAX_VALUE;
+
+  public BatchApplier(
+      FluoClient client, WebindexConfig cfg, Configuration hadoop, PrintWriter progress) {
+    this.client = client;
+    this.cfg = cfg;
+    this.hadoop = hadoop;
+    this.progress = progress;
+  }
+
+  /** Loads at most this many pages per second (0 = no limit). */
+  public BatchApplier rateLimit(double pagesPerSecond) {
+    this.ratePerSecond = pagesPerSecond;
+    return this;
+  }
+
+  /**
+   * Stops submitting after this many pages without recording the batch, as a crash would (tests of
+   * the resume point use it).
+   */
+  public BatchApplier stopAfterPages(long pages) {
+    this.stopAfterPages = pages;
+    return this;
+  }
+
+  /** Applies every batch after the resume point and up to {@code upTo} (null = all). */
+  public Result applyPending(Long upTo) throws IOException {
+    long t0 = System.nanoTime();
+    long before = WebindexApp.applied(client);
+    SimpleConfiguration app = client.getAppConfiguration();
+    CombineQueue<String, UriState.Delta> uris =
+        CombineQueue.getInstance(FluoSchema.URI_MAP_ID, app);
+    ExportQueue<String, IndexExport> exports =
+        ExportQueue.getInstance(FluoSchema.EXPORT_QUEUE_ID, app);
+    PageLoader.Stats stats = new PageLoader.Stats();
+    ReadStats read = new ReadStats();
+    RawPageStore store = new RawPageStore(cfg.storeRoot(), hadoop);
+    List<RawPageStore.Batch> pending =
+        store.batches().stream()
+            .filter(b -> b.seq() > before && (upTo == null || b.seq() <= upTo))
+            .toList();
+    long applied = before;
+    long submitted = 0;
+    int batches = 0;
+    for (RawPageStore.Batch b : pending) {
+      long[] count = {0};
+      boolean[] stopped = {false};
+      long batchStart = System.nanoTime();
+      long[] lastReport = {batchStart};
+      try (LoaderExecutor loader = client.newLoaderExecutor()) {
+        long already = submitted;
+        store.read(
+            b,
+            cfg.readLimits(),
+            read,
+            new PageSink() {
+              @Override
+              public void page(Page page) {
+                if (already + count[0] >= stopAfterPages) {
+                  stopped[0] = true;
+                  return;
+                }
+                throttle(batchStart, count[0]);
+                loader.execute(new PageLoader(page, uris, exports, stats));
+                count[0]++;
+                long now = System.nanoTime();
+                if (now - lastReport[0] > 5_000_000_000L) {
+                  lastReport[0] = now;
+                  report(b.seq(), count[0], now - batchStart);
+                }
+              }
+
+              @Override
+              public void reject(Reject reject) {}
+            });
+      }
+      submitted += count[0];
+      if (stopped[0]) {
+        break;
+      }
+      WebindexApp.markApplied(client, b.seq());
+      applied = b.seq();
+      batches++;
+      report(b.seq(), count[0], System.nanoTime() - batchStart);
+    }
+    return new Result(
+        before,
+        applied,
+        batches,
+        submitted,
+        stats.applied.sum(),
+        stats.stale.sum(),
+        read.get(ReadCounter.REJECTED),
+        Duration.ofNanos(System.nanoTime() - t0));
+  }
+
+  private void throttle(long start, long done) {
+    if (ratePerSecond <= 0) {
+      return;
+    }
+    long dueNanos = (long) (done * 1e9 / ratePerSecond);
+    long wait = dueNanos - (System.nanoTime() - start);
+    if (wait > 0) {
+      try {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while loading", e);
+      }
+    }
+  }
+
+  private void report(long batch, long pages, long nanos) {
+    if (progress != null) {
+      double secs = nanos / 1e9;
+      progress.printf(
+          "load: batch %d: %d pages in %.1f s (%.0f pages/s)%n",
+          batch, pages, secs, secs == 0 ? 0 : pages / secs);
+      progress.flush();
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.webindex.fluo;
+
+import io.webindex.core.index.IndexCells;
+import io.webindex.core.model.UriState;
+import io.webindex.core.schema.CellChange;
+import io.webindex.core.schema.FluoSchema;
+import io.webindex.core.url.Domains;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.fluo.api.client.TransactionBase;
+import org.apache.fluo.api.config.SimpleConfiguration;
+import org.apache.fluo.api.observer.ObserverProvider;
+import org.apache.fluo.recipes.core.combine.ChangeObserver;
+import org.apache.fluo.recipes.core.combine.CombineQueue;
+import org.apache.fluo.recipes.core.export.ExportQueue;
+
+/**
+ * Every observer of the webindex Fluo application, wired in one place.
+ *
+ * <pre>
+ * PageLoader (p:&lt;uri&gt; page:cur, latest crawl wins)
+ *   ├─ page cell changes ───────────────────────────────────────────┐
+ *   └─ URI deltas (urc ±1, crawled ±1) → um: combine queue          │
+ *        └─ URI state old→new: cell changes ────────────────────────┤
+ *           └─ seen flipped: ±1 → dm: combine queue                 │
+ *                └─ domain count old→new: cell changes ─────────────┤
+ *                                                       eq: export queue → QueryTableExporter
+ *                                                       (query table, timestamp = export seq)
+ * </pre>
+ */
+public final class WebindexObservers implements ObserverProvider {
+  @Override
+  public void provide(Registry registry, Context ctx) {
+    SimpleConfiguration app = ctx.getAppConfiguration();
+    CombineQueue<String, UriState.Delta> uris =
+        CombineQueue.getInstance(FluoSchema.URI_MAP_ID, app);
+    CombineQueue<String, Long> domains = CombineQueue.getInstance(FluoSchema.DOMAIN_MAP_ID, app);
+    ExportQueue<String, IndexExport> exports =
+        ExportQueue.getInstance(FluoSchema.EXPORT_QUEUE_ID, app);
+
+    uris.registerObserver(
+        registry,
+        input -> sum(input.stream().reduce(UriState.Delta.ZERO, UriState.Delta::plus)),
+        new UriChanges(domains, exports));
+
+    domains.registerObserver(
+        registry,
+        input -> {
+          long total = input.stream().mapToLong(Long::longValue).sum();
+          return total == 0 ? Optional.empty() : Optional.of(total);
+        },
+        (tx, changes) -> {
+          for (ChangeObserver.Change<String, Long> c : changes) {
+            long before = c.getOldValue().orElse(0L);
+            long after = c.getNewValue().orElse(0L);
+            export(exports, tx, c.getKey(), IndexCells.domainChanges(c.getKey(), before, after));
+          }
+        });
+
+    exports.registerObserver(registry, new QueryTableExporter(app));
+  }
+
+  /** A sum of deltas; an entry that sums to nothing is removed (the URI is no longer known). */
+  static Optional<UriState.Delta> sum(UriState.Delta d) {
+    return d.isZero() ? Optional.empty() : Optional.of(d);
+  }
+
+  static void export(
+      ExportQueue<String, IndexExport> exports,
+      TransactionBase tx,
+      String key,
+      List<CellChange> changes) {
+    if (!changes.isEmpty()) {
+      exports.add(tx, key, new IndexExport(changes));
+    }
+  }
+
+  /** A URI's state changed: export its cells, and count it in or out of its domain. */
+  static final class UriChanges implements ChangeObserver<String, UriState.Delta> {
+    private final CombineQueue<String, Long> domains;
+    private final ExportQueue<String, IndexExport> exports;
+
+    UriChanges(CombineQueue<String, Long> domains, ExportQueue<String, IndexExport> exports) {
+      this.domains = domains;
+      this.exports = exports;
+    }
+
+    @Override
+    public void process(TransactionBase tx, Iterable<Change<String, UriState.Delta>> changes) {
+      Map<String, Long> domainDeltas = new HashMap<>();
+      for (Change<String, UriState.Delta> c : changes) {
+        UriState before = UriState.NONE.apply(c.getOldValue().orElse(UriState.Delta.ZERO));
+        UriState after = UriState.NONE.apply(c.getNewValue().orElse(UriState.Delta.ZERO));
+        export(exports, tx, c.getKey(), IndexCells.uriChanges(c.getKey(), before, after));
+        if (before.seen() != after.seen()) {
+          domainDeltas.merge(Domains.ofKey(c.getKey()), after.seen() ? 1L : -1L, Long::sum);
+        }
+      }
+      domainDeltas.values().removeIf(v -> v == 0);
+      if (!domainDeltas.isEmpty()) {
+        domains.addAll(tx, domainDeltas);
+      }
+    }
+  }
+}

@@ -1,0 +1,391 @@
+package io.webindex.store;
+
+import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.QuerySchema;
+import io.webindex.core.url.Domains;
+import io.webindex.core.url.InvalidUrlException;
+import io.webindex.core.url.WebUrl;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.PartialKey;
+import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
+import org.apache.hadoop.io.Text;
+
+/**
+ * Answers SPEC §1's three questions from a query table:
+ *
+ * <ol>
+ *   <li>{@link #top}: the URIs referenced by the most pages ({@code t:} rows);
+ *   <li>{@link #domain}: a domain's page count and its URIs, most referenced first ({@code d:}
+ *       row);
+ *   <li>{@link #inlinks}: a page's reference count and the pages that link to it, with their anchor
+ *       text ({@code p:} row).
+ * </ol>
+ *
+ * <p>Every answer is one page of at most {@code limit} items plus a {@code next} cursor: an opaque,
+ * shell-safe string that the next call passes as {@code after}, or null when nothing follows. A
+ * page is one bounded scan of {@code limit + 1} entries that starts right after the cursor's
+ * position, so paging never reads a range twice and never reads it whole. Rows and columns are
+ * decoded only with {@link QuerySchema}.
+ */
+public final class QueryService {
+  /** The largest page a caller may ask for. */
+  public static final int MAX_LIMIT = 10_000;
+
+  private static final Text FAM_RANK = new Text(QuerySchema.FAM_RANK);
+  private static final Text FAM_INLINKS = new Text(QuerySchema.FAM_INLINKS);
+  private static final String TOP_CURSOR = "t";
+  private static final String DOMAIN_CURSOR = "d";
+  private static final String INLINKS_CURSOR = "i";
+
+  private final Connector connector;
+  private final String table;
+
+  /** A URI with its reference count; {@code url} is the URL rebuilt from the key. */
+  public record RankedUri(String uri, String url, long urc) {}
+
+  /** A page that links to the queried one, with the link's anchor text. */
+  public record Inlink(String uri, String url, String anchor) {}
+
+  /** One page of {@link #top}. */
+  public record TopAnswer(List<RankedUri> uris, String next) {}
+
+  /**
+   * One page of {@link #domain}: the reversed domain that was looked up, its number of seen URIs (0
+   * when the table does not know it) and its URIs, most referenced first.
+   */
+  public record DomainAnswer(String domain, long pageCount, List<RankedUri> uris, String next) {}
+
+  /**
+   * One page of {@link #inlinks}: the page's URI key and URL, its reference count (0 when the table
+   * does not know it) and the pages that link to it, in URI-key order.
+   */
+  public record InlinksAnswer(
+      String uri, String url, long incount, List<Inlink> inlinks, String next) {}
+
+  /**
+   * A service over {@code table}.
+   *
+   * @throws StoreException when the table does not exist
+   */
+  public QueryService(Connector connector, String table) {
+    this.connector = Objects.requireNonNull(connector, "connector");
+    this.table = Objects.requireNonNull(table, "table");
+    if (!connector.tableOperations().exists(table)) {
+      throw new StoreException("no table '" + table + "' in Accumulo");
+    }
+  }
+
+  public String table() {
+    return table;
+  }
+
+  // ------------------------------------------------------------------ the three questions
+
+  /** The most referenced URIs, highest {@code urc} first (ties in URI-key order). */
+  public TopAnswer top(int limit, String after) {
+    checkLimit(limit);
+    Range all = Range.prefix(QuerySchema.TOTAL_PREFIX);
+    Range range = all;
+    if (after != null) {
+      String position = decodeCursor(after, TOP_CURSOR);
+      parseRanked(position, after);
+      Key start =
+          new Key(new Text(QuerySchema.TOTAL_PREFIX + position)).followingKey(PartialKey.ROW);
+      range = new Range(start, true, all.getEndKey(), all.isEndKeyInclusive());
+    }
+    List<RankedUri> uris = new ArrayList<>();
+    String next = null;
+    for (Cell c : scan(range, null, limit + 1)) {
+      if (uris.size() == limit) {
+        next = encodeCursor(TOP_CURSOR, uris.get(limit - 1));
+        break;
+      }
+      QuerySchema.Row row = parseRow(c);
+      if (!(row instanceof QuerySchema.Row.Total total)) {
+        throw corrupt("a t: row that does not parse", c);
+      }
+      uris.add(new RankedUri(total.uri(), urlOf(total.uri()), total.urc()));
+    }
+    return new TopAnswer(List.copyOf(uris), next);
+  }
+
+  /**
+   * A domain's page count and its URIs, most referenced first. {@code domain} is what an operator
+   * types: a host ({@code www.bbc.co.uk}), a registrable domain ({@code bbc.co.uk}), a URL, or a
+   * domain already in reversed form ({@code uk.co.bbc}); see {@link #domainCandidates}.
+   *
+   * @throws IllegalArgumentException when {@code domain} is none of those
+   */
+  public DomainAnswer domain(String domain, int limit, String after) {
+    checkLimit(limit);
+    String position = null;
+    if (after != null) {
+      position = decodeCursor(after, DOMAIN_CURSOR);
+      parseRanked(position, after);
+    }
+    List<String> candidates = domainCandidates(domain);
+    String chosen = candidates.get(0);
+    long pageCount = 0;
+    for (String candidate : candidates) {
+      Optional<Long> count =
+          lookupCount(
+              QuerySchema.domainRow(candidate), QuerySchema.FAM_DOMAIN, QuerySchema.QUAL_PAGECOUNT);
+      if (count.isPresent()) {
+        chosen = candidate;
+        pageCount = count.get();
+        break;
+      }
+    }
+    List<RankedUri> uris = new ArrayList<>();
+    String next = null;
+    for (Cell c :
+        scan(columnRange(QuerySchema.domainRow(chosen), FAM_RANK, position), FAM_RANK, limit + 1)) {
+      if (uris.size() == limit) {
+        next = encodeCursor(DOMAIN_CURSOR, uris.get(limit - 1));
+        break;
+      }
+      QuerySchema.RankedUri r = parseRanked(c);
+      uris.add(new RankedUri(r.uri(), urlOf(r.uri()), r.urc()));
+    }
+    return new DomainAnswer(chosen, pageCount, List.copyOf(uris), next);
+  }
+
+  /**
+   * A page's reference count and the pages that link to it, with their anchor text. {@code url} is
+   * a URL as an operator types it (normalised like the index does; no scheme means http), or a URI
+   * key ({@code com.c/page1}) when no page of the URL's reading is known.
+   *
+   * @throws IllegalArgumentException when {@code url} is not a valid http(s) URL or URI key
+   */
+  public InlinksAnswer inlinks(String url, int limit, String after) {
+    checkLimit(limit);
+    String position = after == null ? null : decodeCursor(after, INLINKS_CURSOR);
+    List<String> candidates = uriCandidates(url);
+    String chosen = candidates.get(0);
+    long incount = 0;
+    for (String candidate : candidates) {
+      Optional<Long> count =
+          lookupCount(
+              QuerySchema.pageRow(candidate), QuerySchema.FAM_PAGE, QuerySchema.QUAL_INCOUNT);
+      if (count.isPresent()) {
+        chosen = candidate;
+        incount = count.get();
+        break;
+      }
+    }
+    List<Inlink> inlinks = new ArrayList<>();
+    String next = null;
+    for (Cell c :
+        scan(
+            columnRange(QuerySchema.pageRow(chosen), FAM_INLINKS, position),
+            FAM_INLINKS,
+            limit + 1)) {
+      if (inlinks.size() == limit) {
+        next = encodeCursor(INLINKS_CURSOR, inlinks.get(limit - 1).uri());
+        break;
+      }
+      inlinks.add(new Inlink(c.qualifier(), urlOf(c.qualifier()), c.value()));
+    }
+    return new InlinksAnswer(chosen, urlOf(chosen), incount, List.copyOf(inlinks), next);
+  }
+
+  // ------------------------------------------------------------------ input interpretation
+
+  /**
+   * The reversed domains an operator's input may mean, most likely first: the registrable domain of
+   * the input read as a host or URL ({@code www.bbc.co.uk}, {@code http://bbc.co.uk/x} → {@code
+   * uk.co.bbc}), then, for a bare dotted name, the input itself as an already reversed domain
+   * ({@code uk.co.bbc}). {@link #domain} uses the first one the table knows.
+   */
+  static List<String> domainCandidates(String input) {
+    String s = input == null ? "" : input.strip();
+    if (s.isEmpty()) {
+      throw new IllegalArgumentException("no domain given");
+    }
+    List<String> out = new ArrayList<>(2);
+    try {
+      out.add(Domains.of(WebUrl.parse(s)));
+    } catch (InvalidUrlException e) {
+      // not a host or URL; may still be a reversed domain
+    }
+    String bare = s.toLowerCase(Locale.ROOT);
+    if (bare.matches("[a-z0-9_-]+(\\.[a-z0-9_-]+)*") && !out.contains(bare)) {
+      out.add(bare);
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("not a host name, URL or domain: " + s);
+    }
+    return out;
+  }
+
+  /**
+   * The URI keys an operator's input may mean: the key of the input read as a URL, then the input
+   * itself when it is a valid URI key.
+   */
+  static List<String> uriCandidates(String input) {
+    String s = input == null ? "" : input.strip();
+    if (s.isEmpty()) {
+      throw new IllegalArgumentException("no URL given");
+    }
+    List<String> out = new ArrayList<>(2);
+    String problem = null;
+    try {
+      out.add(WebUrl.parse(s).key());
+    } catch (InvalidUrlException e) {
+      problem = e.getMessage();
+    }
+    try {
+      WebUrl.fromKey(s);
+      if (!out.contains(s)) {
+        out.add(s);
+      }
+    } catch (InvalidUrlException e) {
+      // not a key
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("not a valid http(s) URL: " + s + " (" + problem + ")");
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ cursors
+
+  /** {@code base64url(kind + "|" + position)}: opaque, and safe to paste into a shell. */
+  static String encodeCursor(String kind, String position) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString((kind + "|" + position).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String encodeCursor(String kind, RankedUri last) {
+    return encodeCursor(kind, QuerySchema.rankedUri(last.urc(), last.uri()));
+  }
+
+  static String decodeCursor(String cursor, String kind) {
+    String text;
+    try {
+      text = new String(Base64.getUrlDecoder().decode(cursor.strip()), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw badCursor(cursor);
+    }
+    String prefix = kind + "|";
+    if (!text.startsWith(prefix) || text.length() == prefix.length()) {
+      throw badCursor(cursor);
+    }
+    return text.substring(prefix.length());
+  }
+
+  private static IllegalArgumentException badCursor(String cursor) {
+    return new IllegalArgumentException(
+        "not a cursor of this query: '" + cursor + "' (pass the value printed after 'next:')");
+  }
+
+  private static void parseRanked(String position, String cursor) {
+    try {
+      QuerySchema.parseRankedUri(position);
+    } catch (IllegalArgumentException e) {
+      throw badCursor(cursor);
+    }
+  }
+
+  // ------------------------------------------------------------------ scanning
+
+  private static void checkLimit(int limit) {
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ": " + limit);
+    }
+  }
+
+  /** The cells of one family of one row, starting after qualifier {@code after} (null = all). */
+  private static Range columnRange(String row, Text family, String after) {
+    Text r = new Text(row);
+    Key start =
+        after == null
+            ? new Key(r, family)
+            : new Key(r, family, new Text(after)).followingKey(PartialKey.ROW_COLFAM_COLQUAL);
+    Key end = new Key(r, family).followingKey(PartialKey.ROW_COLFAM);
+    return new Range(start, true, end, false);
+  }
+
+  /** At most {@code max} cells of {@code range}, fetched in one batch. */
+  private List<Cell> scan(Range range, Text family, int max) {
+    List<Cell> cells = new ArrayList<>(Math.min(max, 1024));
+    try (Scanner scanner = TableDump.scanner(connector, table)) {
+      scanner.setRange(range);
+      scanner.setBatchSize(max);
+      if (family != null) {
+        scanner.fetchColumnFamily(family);
+      }
+      Iterator<Map.Entry<Key, Value>> it = scanner.iterator();
+      while (cells.size() < max && it.hasNext()) {
+        Map.Entry<Key, Value> e = it.next();
+        cells.add(Cells.fromEntry(e.getKey(), e.getValue()));
+      }
+    }
+    return cells;
+  }
+
+  private Optional<Long> lookupCount(String row, String family, String qualifier) {
+    List<Cell> cells = scan(Range.exact(row, family, qualifier), null, 1);
+    if (cells.isEmpty()) {
+      return Optional.empty();
+    }
+    Cell c = cells.get(0);
+    try {
+      return Optional.of(QuerySchema.parseCountValue(c.value()));
+    } catch (NumberFormatException e) {
+      throw corrupt("a count that is not a number", c);
+    }
+  }
+
+  private QuerySchema.Row parseRow(Cell c) {
+    try {
+      return QuerySchema.parseRow(c.row());
+    } catch (IllegalArgumentException e) {
+      throw corrupt("a row that does not parse", c);
+    }
+  }
+
+  private QuerySchema.RankedUri parseRanked(Cell c) {
+    try {
+      return QuerySchema.parseRankedUri(c.qualifier());
+    } catch (IllegalArgumentException e) {
+      throw corrupt("a rank column that does not parse", c);
+    }
+  }
+
+  private StoreException corrupt(String what, Cell c) {
+    return new StoreException(
+        "table '"
+            + table
+            + "' is not a query table: "
+            + what
+            + ": "
+            + c.row()
+            + " "
+            + c.family()
+            + ":"
+            + c.qualifier());
+  }
+
+  /** The URL of a URI key, or the key itself when it is not a valid key (a damaged table). */
+  private static String urlOf(String uriKey) {
+    try {
+      return WebUrl.fromKey(uriKey).toString();
+    } catch (InvalidUrlException e) {
+      return uriKey;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package io.webindex.store;
+
+import io.webindex.core.read.PageReaders;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/**
+ * The raw page store (SPEC §2): numbered batches {@code <root>/batches/<seq>/…} on any Hadoop file
+ * system. Files whose name starts with {@code .} or {@code _} are not pages.
+ */
+public final class RawPageStore {
+  /** One batch directory and its number. */
+  public record Batch(long seq, Path dir) {}
+
+  private final FileSystem fs;
+  private final Path batchesDir;
+
+  public RawPageStore(String root, Configuration conf) throws IOException {
+    Path r = new Path(root);
+    this.fs = r.getFileSystem(conf);
+    this.batchesDir = fs.makeQualified(new Path(r, "batches"));
+  }
+
+  public Path batchesDir() {
+    return batchesDir;
+  }
+
+  /** All batches in order of their numbers. */
+  public List<Batch> batches() throws IOException {
+    if (!fs.exists(batchesDir)) {
+      throw new StoreException(
+          "no batches directory " + batchesDir + " (pages live under <store root>/batches/<seq>/)");
+    }
+    List<Batch> out = new ArrayList<>();
+    for (FileStatus st : fs.listStatus(batchesDir)) {
+      String n = st.getPath().getName();
+      if (st.isDirectory() && n.matches("[0-9]{1,18}")) {
+        out.add(new Batch(Long.parseLong(n), st.getPath()));
+      }
+    }
+    out.sort((a, b) -> Long.compare(a.seq(), b.seq()));
+    return out;
+  }
+
+  public static boolean isPageFile(Path p) {
+    String n = p.getName();
+    return !n.startsWith(".") && !n.startsWith("_");
+  }
+
+  /** The page files of a batch, recursively, in name order. */
+  public List<Path> files(Batch b) throws IOException {
+    List<Path> out = new ArrayList<>();
+    RemoteIterator<LocatedFileStatus> it = fs.listFiles(b.dir(), true);
+    while (it.hasNext()) {
+      Path p = it.next().getPath();
+      if (isPageFile(p) && !hiddenParent(b.dir(), p)) {
+        out.add(p);
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  private static boolean hiddenParent(Path batchDir, Path file) {
+    for (Path p = file.getParent(); p != null && !p.equals(batchDir); p = p.getParent()) {
+      if (!isPageFile(p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A file's name relative to its batch directory: the {@code file} of its page versions. */
+  public static String relativeName(Batch b, Path file) {
+    String dir = b.dir().toUri().getPath();
+    String f = file.toUri().getPath();
+    if (!f.startsWith(dir + "/")) {
+      throw new IllegalArgumentException(file + " is not in batch " + b.dir());
+    }
+    return f.substring(dir.length() + 1);
+  }
+
+  /** Reads every page file of a batch into {@code sink}. */
+  public void read(Batch b, ReadLimits limits, ReadStats stats, PageSink sink) throws IOException {
+    for (Path f : files(b)) {
+      try (InputStream in = fs.open(f)) {
+        PageReaders.read(in, relativeName(b, f), b.seq(), limits, stats, sink);
+      }
+    }
+  }
+}
