@@ -18,6 +18,9 @@ public final class FluoSeed {
   /** The column of a page's current version in the Fluo table. */
   public static final Column PAGE_CUR = new Column(FluoSchema.FAM_PAGE, FluoSchema.QUAL_CUR);
 
+  /** The column of the loader's resume point. */
+  public static final Column APPLIED = new Column(FluoSchema.FAM_LOADER, FluoSchema.QUAL_APPLIED);
+
   private final CombineQueue.Initializer<String, UriState.Delta> uris;
   private final CombineQueue.Initializer<String, Long> domains;
 
@@ -39,5 +42,10 @@ public final class FluoSeed {
 
   public RowColumnValue domain(String domain, long seenUris) {
     return domains.convert(domain, seenUris);
+  }
+
+  /** The loader's resume point: a run's snapshot is applied already. */
+  public static RowColumnValue resumePoint(long appliedBatch) {
+    return new RowColumnValue(FluoSchema.META_LOADER_ROW, APPLIED, Long.toString(appliedBatch));
   }
 }

@@ -15,7 +15,6 @@ import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.client.Snapshot;
 import org.apache.fluo.api.client.Transaction;
 import org.apache.fluo.api.config.FluoConfiguration;
-import org.apache.fluo.api.data.Column;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.apache.fluo.recipes.core.export.ExportQueue;
 import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
@@ -33,11 +32,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebindexApp {
   private static final Logger log = LoggerFactory.getLogger(WebindexApp.class);
-
-  /** The row and column recording the highest batch fully applied (SPEC §6 resume point). */
-  public static final String META_ROW = "meta:loader";
-
-  public static final Column APPLIED = new Column("loader", "applied");
 
   private WebindexApp() {}
 
@@ -154,7 +148,7 @@ public final class WebindexApp {
   /** Records that every batch up to {@code batch} is applied. */
   public static void markApplied(FluoClient client, long batch) {
     try (Transaction tx = client.newTransaction()) {
-      tx.set(META_ROW, APPLIED, Long.toString(batch));
+      tx.set(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED, Long.toString(batch));
       tx.commit();
     }
   }
@@ -162,7 +156,7 @@ public final class WebindexApp {
   /** The highest batch fully applied, or -1 when none is recorded. */
   public static long applied(FluoClient client) {
     try (Snapshot s = client.newSnapshot()) {
-      String v = s.gets(META_ROW, APPLIED);
+      String v = s.gets(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED);
       return v == null ? -1 : Long.parseLong(v);
     }
   }

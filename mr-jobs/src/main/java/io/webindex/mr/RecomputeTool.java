@@ -1,7 +1,9 @@
 package io.webindex.mr;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.fluo.FluoSeed;
 import io.webindex.mr.io.CellKey;
+import io.webindex.mr.io.CellValue;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
 import io.webindex.store.RawPageStore;
@@ -26,6 +28,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
@@ -37,6 +40,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.slf4j.Logger;
@@ -253,6 +257,7 @@ public final class RecomputeTool extends Configured implements Tool {
       Map<Byte, List<byte[]>> splits =
           splitPoints(workFs, new Path(urisOut, UriJob.OUT_SAMPLES), cfg.recomputeTablets());
       List<Path> sortInputs = new ArrayList<>();
+      sortInputs.add(writeResumePoint(workFs, new Path(runDir, "meta"), snapshot));
       for (Path p :
           List.of(new Path(latestOut, LatestJob.OUT_SEED), new Path(urisOut, UriJob.OUT_CELLS))) {
         if (workFs.exists(p)) {
@@ -327,8 +332,7 @@ public final class RecomputeTool extends Configured implements Tool {
     long ms = Duration.between(t0, Instant.now()).toMillis();
     counters.put("time." + name + ".ms", ms);
     if (!ok) {
-      throw new JobFailed(
-          "job '" + job.getJobName() + "' failed: " + job.getStatus().getFailureInfo());
+      throw new JobFailed("job '" + job.getJobName() + "' failed: " + failure(job));
     }
     for (CounterGroup g : job.getCounters()) {
       String prefix;
@@ -344,6 +348,46 @@ public final class RecomputeTool extends Configured implements Tool {
       }
     }
     log.info("job {} done in {} ms", job.getJobName(), ms);
+  }
+
+  /** The Fluo seed's resume point (this run's snapshot), as one more input of the sort job. */
+  private static Path writeResumePoint(FileSystem fs, Path dir, long snapshot) throws IOException {
+    RowColumnValue rcv = FluoSeed.resumePoint(snapshot);
+    try (SequenceFile.Writer w =
+        SequenceFile.createWriter(
+            fs.getConf(),
+            SequenceFile.Writer.file(new Path(dir, "part-r-00000")),
+            SequenceFile.Writer.keyClass(CellKey.class),
+            SequenceFile.Writer.valueClass(CellValue.class))) {
+      w.append(CellKeys.fluo(rcv), CellValue.ofFinal(rcv.getValue().toArray()));
+    }
+    return dir;
+  }
+
+  /**
+   * The job's failure info, or else the first diagnostic of a failed task (the local runner reports
+   * no failure info).
+   */
+  static String failure(Job job) {
+    try {
+      String info = job.getStatus().getFailureInfo();
+      if (info != null && !info.isBlank() && !info.equals("NA")) {
+        return info;
+      }
+      for (TaskCompletionEvent e : job.getTaskCompletionEvents(0, 100)) {
+        if (e.getStatus() == TaskCompletionEvent.Status.FAILED) {
+          for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
+            return d.lines().findFirst().orElse(d);
+          }
+        }
+      }
+      return info == null ? "unknown" : info;
+    } catch (IOException e) {
+      return "unknown (" + e.getMessage() + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown (interrupted)";
+    }
   }
 
   /** Reads the sampled keys and picks up to {@code tablets - 1} split rows per table. */

@@ -94,8 +94,15 @@ class RecomputeIT extends AccumuloITBase {
 
   Result recompute(String... args) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    List<String> all = new ArrayList<>(List.of("--webindex-conf", conf.toString()));
-    all.addAll(List.of(args));
+    List<String> all = new ArrayList<>();
+    List<String> rest = new ArrayList<>(List.of(args));
+    // generic Hadoop options (-D k=v) come first, as `hadoop jar` users write them
+    while (rest.size() >= 2 && rest.get(0).equals("-D")) {
+      all.addAll(rest.subList(0, 2));
+      rest = new ArrayList<>(rest.subList(2, rest.size()));
+    }
+    all.addAll(List.of("--webindex-conf", conf.toString()));
+    all.addAll(rest);
     int exit =
         ToolRunner.run(
             new Configuration(),
@@ -152,8 +159,8 @@ class RecomputeIT extends AccumuloITBase {
     assertEquals(RunRecord.Status.SUCCEEDED, rec.status());
     assertEquals(0, rec.snapshot());
     assertEquals(3L, rec.counters().get("latest.CURRENT_PAGES"));
-    // p: for 3 pages + um: for 5 seen URIs + dm: for 4 domains
-    assertEquals(12L, rec.counters().get("write.FLUO_SEED_ENTRIES"));
+    // p: for 3 pages + um: for 5 seen URIs + dm: for 4 domains + the resume point
+    assertEquals(13L, rec.counters().get("write.FLUO_SEED_ENTRIES"));
     assertTrue(
         Files.list(Path.of(URI.create(rec.seedDir()))).anyMatch(p -> p.toString().endsWith(".rf")));
   }
@@ -231,6 +238,21 @@ class RecomputeIT extends AccumuloITBase {
     s.setRange(Range.prefix("t:"));
     assertEquals(
         "t:" + CountCodec.encode(n) + ":com.hot", s.iterator().next().getKey().getRow().toString());
+  }
+
+  /** A run that fails half-way is recorded as FAILED with the reason and leaves no table behind. */
+  @Test
+  void failedRunLeavesNothingVisible() throws Exception {
+    Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    // the work directory lies below a regular file: the first job cannot write its output
+    Path blocker = Files.writeString(tmp.resolve("blocker"), "");
+    Result r = recompute("-D", "webindex.work.dir=" + blocker.toUri() + "/work", "--run", "broken");
+    assertEquals(1, r.exit(), r.stdout());
+    RunRecord rec = rec("broken");
+    assertEquals(RunRecord.Status.FAILED, rec.status());
+    assertFalse(rec.message().isEmpty(), "says what failed");
+    assertFalse(connector().tableOperations().exists(prefix + "_broken"));
+    assertTrue(new RunRegistry(connector(), prefix + "_meta").latestSucceeded().isEmpty());
   }
 
   @Test

@@ -13,6 +13,8 @@ import io.webindex.core.model.UriState;
  *   <li>{@code um} — URI key → {@code <urc>,<crawled>} (a {@link UriState.Delta}; sums are states).
  *   <li>{@code dm} — reversed domain → number of seen URIs (decimal).
  *   <li>{@code eq} — updates for the query table.
+ *   <li>{@code meta:loader loader:applied} — the highest batch fully applied (decimal); a batch run
+ *       seeds it with its snapshot.
  * </ul>
  */
 public final class FluoSchema {
@@ -22,6 +24,12 @@ public final class FluoSchema {
   public static final String URI_MAP_ID = "um";
   public static final String DOMAIN_MAP_ID = "dm";
   public static final String EXPORT_QUEUE_ID = "eq";
+
+  /** Row and column of the loader's resume point: the highest batch fully applied. */
+  public static final String META_LOADER_ROW = "meta:loader";
+
+  public static final String FAM_LOADER = "loader";
+  public static final String QUAL_APPLIED = "applied";
 
   private FluoSchema() {}
 
