@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.Connector;
 
 /**
@@ -150,6 +151,15 @@ public final class Cli {
   /** Blocks a long-running command ({@code dev}) until {@link #requestStop()} or interruption. */
   public void awaitStop() throws InterruptedException {
     stop.await();
+  }
+
+  /**
+   * Waits up to {@code millis} for a stop request.
+   *
+   * @return true when a stop was requested
+   */
+  public boolean awaitStop(long millis) throws InterruptedException {
+    return stop.await(millis, TimeUnit.MILLISECONDS);
   }
 
   /** Lets {@link #awaitStop()} return; tests use it in place of Ctrl-C. */

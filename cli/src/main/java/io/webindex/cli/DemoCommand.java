@@ -1,7 +1,10 @@
 package io.webindex.cli;
 
+import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
+import io.webindex.fluo.BatchApplier;
+import io.webindex.fluo.WebindexApp;
 import io.webindex.mr.RecomputeTool;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
@@ -25,6 +28,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.fluo.api.client.FluoClient;
+import org.apache.fluo.api.client.FluoFactory;
+import org.apache.fluo.api.config.FluoConfiguration;
+import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -37,6 +44,7 @@ import org.apache.hadoop.util.ToolRunner;
 final class DemoCommand implements Command {
   static final String SAMPLE = "/io/webindex/cli/demo/pages-00000.jsonl";
   static final String BATCH_DUMP = "batch.tsv";
+  static final String INCREMENTAL_DUMP = "incremental.tsv";
   static final int ANSWER_LIMIT = 10;
 
   @Override
@@ -54,16 +62,20 @@ final class DemoCommand implements Command {
     return """
         usage: bin/webindex demo [--input PATH]... [--delta PATH]... [--out DIR] [--keep]
 
-        Starts an embedded Accumulo in a temporary directory, treats the --input paths as batch 0
-        and each --delta as the next batch (1, 2, ...), recomputes the query table over all of
-        them with MapReduce, writes DIR/batch.tsv (the table in the dump format) and prints the
-        three answers: the most referenced pages, the pages of the top page's domain, and the
-        pages that link to the top page. With no --input it uses the shipped sample data.
+        Starts an embedded Accumulo in a temporary directory and treats the --input paths as
+        batch 0 and each --delta as the next batch (1, 2, ...). Then the whole cycle:
+          1. a MapReduce recompute of batch 0 into a fresh table, with the Fluo seed;
+          2. the Fluo application, started from that run, applies the deltas to that table
+             (the live table), waits until idle, and DIR/incremental.tsv gets its dump;
+          3. a MapReduce recompute of all batches: DIR/batch.tsv gets its dump;
+        and prints the three answers from the live table: the most referenced pages, the pages
+        of the top page's domain, and the pages that link to the top page. With no --input it
+        uses the shipped sample data (the SPEC's worked example).
 
           --input PATH   a page file (JSON lines or WAT, plain or gzip) or a directory of them;
                          repeatable; all of them form batch 0
           --delta PATH   a file or directory forming the next batch; repeatable, in order
-          --out DIR      where batch.tsv goes (default: ./demo-out)
+          --out DIR      where batch.tsv and incremental.tsv go (default: ./demo-out)
           --keep         keep the temporary directory (Accumulo logs, run files) and say where
         """;
   }
@@ -124,27 +136,32 @@ final class DemoCommand implements Command {
 
       PrintStream progress =
           new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-      int status =
-          ToolRunner.run(
-              new Configuration(),
-              new RecomputeTool(progress),
-              new String[] {
-                "--webindex-conf", accumulo.connectionFile().toString(), "--run", "batch"
-              });
-      if (status != 0) {
-        ctx.err().println("demo: the batch recompute failed (exit " + status + ")");
-        return status;
-      }
       Connector conn = accumulo.connector();
-      RunRecord run =
-          new RunRegistry(conn, accumulo.config().metaTable()).get("batch").orElseThrow();
-      Path dump = out.resolve(BATCH_DUMP);
-      long cells;
-      try (Writer w = Files.newBufferedWriter(dump, StandardCharsets.UTF_8)) {
-        cells = TableDump.dump(conn, run.table(), w);
+      WebindexConfig cfg = accumulo.config();
+      RunRegistry runs = new RunRegistry(conn, cfg.metaTable());
+
+      // 1. the batch run Fluo starts from: batch 0 only
+      RunRecord base = recompute(accumulo, progress, "base", 0, runs);
+      // 2. Fluo, seeded from it, applies the deltas to base's table: the live, incremental table
+      FluoConfiguration fc = WebindexApp.initializeFromRun(cfg, base, new Configuration());
+      BatchApplier.Result applied;
+      try (MiniFluo fluo = WebindexApp.startEmbedded(fc, tmp.resolve("fluo"), 4);
+          FluoClient client = FluoFactory.newClient(fluo.getClientConfiguration())) {
+        applied = new BatchApplier(client, cfg, new Configuration(), ctx.err()).applyPending(null);
+        fluo.waitForObservers();
       }
-      ctx.err().println("demo: wrote " + cells + " cells of " + run.table() + " to " + dump);
-      printAnswers(new QueryService(conn, run.table()), ctx.out());
+      ctx.err()
+          .printf(
+              "demo: Fluo applied %d batches (%d page versions, %d stale) in %d ms%n",
+              applied.batches(), applied.pages(), applied.stale(), applied.time().toMillis());
+      writeDump(conn, base.table(), out.resolve(INCREMENTAL_DUMP), ctx);
+      // 3. the batch truth: every batch recomputed
+      RunRecord batch = recompute(accumulo, progress, "batch", deltas.size(), runs);
+      writeDump(conn, batch.table(), out.resolve(BATCH_DUMP), ctx);
+      printAnswers(new QueryService(conn, base.table()), ctx.out());
+    } catch (DemoFailed e) {
+      ctx.err().println("demo: " + e.getMessage());
+      return e.status;
     } finally {
       if (keep) {
         ctx.err().println("demo: kept " + tmp);
@@ -153,6 +170,48 @@ final class DemoCommand implements Command {
       }
     }
     return 0;
+  }
+
+  private static RunRecord recompute(
+      EmbeddedAccumulo accumulo, PrintStream progress, String run, long snapshot, RunRegistry runs)
+      throws Exception {
+    int status =
+        ToolRunner.run(
+            new Configuration(),
+            new RecomputeTool(progress),
+            new String[] {
+              "--webindex-conf",
+              accumulo.connectionFile().toString(),
+              "--run",
+              run,
+              "--snapshot",
+              Long.toString(snapshot)
+            });
+    if (status != 0) {
+      throw new DemoFailed(
+          "the batch recompute '" + run + "' failed (exit " + status + ")", status);
+    }
+    return runs.get(run).orElseThrow();
+  }
+
+  /** A step of the demo failed; its exit status. */
+  static final class DemoFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+    final int status;
+
+    DemoFailed(String message, int status) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  private static void writeDump(Connector conn, String table, Path file, Cli ctx)
+      throws IOException {
+    long cells;
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      cells = TableDump.dump(conn, table, w);
+    }
+    ctx.err().println("demo: wrote " + cells + " cells of " + table + " to " + file);
   }
 
   static String batchName(long seq) {

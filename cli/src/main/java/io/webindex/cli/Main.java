@@ -35,6 +35,8 @@ public final class Main {
     return List.of(
         new DevCommand(),
         new RecomputeCommand(),
+        new FluoInitCommand(),
+        new LoadCommand(),
         new DumpCommand(),
         new QueryCommand(),
         new DemoCommand());

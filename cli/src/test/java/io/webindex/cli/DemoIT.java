@@ -44,6 +44,7 @@ class DemoIT {
                 "   http://a.com/page1\tC from A\n   http://b.com/\tC from B\n   http://d.com/\tC from D\n"),
         r.out());
     assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("batch.tsv")));
+    assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("incremental.tsv")));
   }
 
   @Test
@@ -68,6 +69,10 @@ class DemoIT {
             out.toString());
     assertEquals(0, r.status(), r.toString());
     String dump = Files.readString(out.resolve("batch.tsv"));
+    assertEquals(
+        dump,
+        Files.readString(out.resolve("incremental.tsv")),
+        "Fluo applied the delta as the recompute did");
     assertTrue(dump.contains("p:com.c\tpage:incount\t2\n"), "d.com deleted by the delta: " + dump);
     assertTrue(
         dump.contains("p:com.c/page1\tpage:incount\t1\n"),

@@ -15,6 +15,7 @@ import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.client.Snapshot;
 import org.apache.fluo.api.client.Transaction;
 import org.apache.fluo.api.config.FluoConfiguration;
+import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.apache.fluo.recipes.core.export.ExportQueue;
 import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
@@ -143,6 +144,20 @@ public final class WebindexApp {
           run.table());
     }
     return fc;
+  }
+
+  /**
+   * Runs the (initialised) application embedded: oracle and workers in this JVM (MiniFluo) over the
+   * configured Accumulo, with low-latency notification settings. Close it only when idle: wait for
+   * the observers first (Fluo 1.2 can hang closing with work in flight).
+   */
+  public static MiniFluo startEmbedded(
+      FluoConfiguration fc, java.nio.file.Path dataDir, int workerThreads) {
+    fc.setMiniStartAccumulo(false);
+    fc.setMiniDataDir(dataDir.toAbsolutePath().toString());
+    fc.setWorkerThreads(workerThreads);
+    lowLatency(fc);
+    return FluoFactory.newMiniFluo(fc);
   }
 
   /** Records that every batch up to {@code batch} is applied. */

@@ -159,11 +159,7 @@ class IncrementalIT extends AccumuloITBase {
   }
 
   MiniFluo startFluo(FluoConfiguration fc) throws IOException {
-    fc.setMiniStartAccumulo(false);
-    fc.setMiniDataDir(Files.createTempDirectory(tmp, "minifluo").toString());
-    fc.setWorkerThreads(4);
-    WebindexApp.lowLatency(fc);
-    return FluoFactory.newMiniFluo(fc);
+    return WebindexApp.startEmbedded(fc, Files.createTempDirectory(tmp, "minifluo"), 4);
   }
 
   /** The Fluo table's own state: p: pages and the um:/dm: combine-queue data. */
