@@ -1,11 +1,16 @@
 package io.webindex.cli;
 
+import io.webindex.core.check.CheckReport;
+import io.webindex.core.check.CheckReportConsole;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
 import io.webindex.fluo.BatchApplier;
+import io.webindex.fluo.SeedCheck;
 import io.webindex.fluo.WebindexApp;
 import io.webindex.mr.RecomputeTool;
+import io.webindex.mr.check.CheckRunner;
+import io.webindex.mr.check.CheckTool;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -45,6 +50,7 @@ final class DemoCommand implements Command {
   static final String SAMPLE = "/io/webindex/cli/demo/pages-00000.jsonl";
   static final String BATCH_DUMP = "batch.tsv";
   static final String INCREMENTAL_DUMP = "incremental.tsv";
+  static final int INCONSISTENT = 1;
   static final int ANSWER_LIMIT = 10;
 
   @Override
@@ -68,14 +74,18 @@ final class DemoCommand implements Command {
           2. the Fluo application, started from that run, applies the deltas to that table
              (the live table), waits until idle, and DIR/incremental.tsv gets its dump;
           3. a MapReduce recompute of all batches: DIR/batch.tsv gets its dump;
-        and prints the three answers from the live table: the most referenced pages, the pages
-        of the top page's domain, and the pages that link to the top page. With no --input it
-        uses the shipped sample data (the SPEC's worked example).
+          4. the consistency check of the two tables, and of the Fluo table against the
+             batch run's seed: DIR/check.json, DIR/check.html and the verdict.
+        It prints the three answers from the live table (the most referenced pages, the pages
+        of the top page's domain, the pages that link to the top page) and the verdict; exit
+        status 0 iff consistent. With no --input it uses the shipped sample data (the SPEC's
+        worked example).
 
           --input PATH   a page file (JSON lines or WAT, plain or gzip) or a directory of them;
                          repeatable; all of them form batch 0
           --delta PATH   a file or directory forming the next batch; repeatable, in order
-          --out DIR      where batch.tsv and incremental.tsv go (default: ./demo-out)
+          --out DIR      where batch.tsv, incremental.tsv, check.json and check.html go
+                         (default: ./demo-out)
           --keep         keep the temporary directory (Accumulo logs, run files) and say where
         """;
   }
@@ -142,23 +152,64 @@ final class DemoCommand implements Command {
 
       // 1. the batch run Fluo starts from: batch 0 only
       RunRecord base = recompute(accumulo, progress, "base", 0, runs);
-      // 2. Fluo, seeded from it, applies the deltas to base's table: the live, incremental table
+      // 2. the Fluo application, started from that run, applies the deltas to base's table
       FluoConfiguration fc = WebindexApp.initializeFromRun(cfg, base, new Configuration());
       BatchApplier.Result applied;
+      RunRecord batch;
+      CheckReport.SeedComparison seed;
       try (MiniFluo fluo = WebindexApp.startEmbedded(fc, tmp.resolve("fluo"), 4);
           FluoClient client = FluoFactory.newClient(fluo.getClientConfiguration())) {
         applied = new BatchApplier(client, cfg, new Configuration(), ctx.err()).applyPending(null);
         fluo.waitForObservers();
+        ctx.err()
+            .printf(
+                "demo: Fluo applied %d batches (%d page versions, %d stale) in %d ms%n",
+                applied.batches(), applied.pages(), applied.stale(), applied.time().toMillis());
+        // 3. the batch truth: every batch recomputed; its seed is what the Fluo table must be
+        batch = recompute(accumulo, progress, "batch", deltas.size(), runs);
+        seed = SeedCheck.compare(client, batch.seedDir(), new Configuration());
       }
-      ctx.err()
-          .printf(
-              "demo: Fluo applied %d batches (%d page versions, %d stale) in %d ms%n",
-              applied.batches(), applied.pages(), applied.stale(), applied.time().toMillis());
       writeDump(conn, base.table(), out.resolve(INCREMENTAL_DUMP), ctx);
-      // 3. the batch truth: every batch recomputed
-      RunRecord batch = recompute(accumulo, progress, "batch", deltas.size(), runs);
       writeDump(conn, batch.table(), out.resolve(BATCH_DUMP), ctx);
       printAnswers(new QueryService(conn, base.table()), ctx.out());
+
+      // 4. the consistency check: the batch table against the Fluo-maintained one, and the Fluo
+      // table against the batch run's seed
+      CheckReport r =
+          new CheckRunner(cfg, conn, new Configuration())
+              .run(batch, base.table(), applied.appliedAfter(), CheckRunner.Mode.AUTO);
+      CheckReport report =
+          new CheckReport(
+              r.expectedTable(),
+              r.actualTable(),
+              r.runId(),
+              r.snapshot(),
+              r.fluoApplied(),
+              r.mode(),
+              r.started(),
+              r.finished(),
+              r.ranges(),
+              r.invariants(),
+              seed,
+              r.samples());
+      CheckTool.write(report, out);
+      ctx.err().print(CheckReportConsole.summary(report));
+      ctx.out()
+          .println(
+              "verdict: "
+                  + (report.consistent() ? "CONSISTENT" : "INCONSISTENT")
+                  + " ("
+                  + report.compared()
+                  + " cells compared, "
+                  + report.differences()
+                  + " differences, "
+                  + report.invariantViolations()
+                  + " invariant violations; "
+                  + out.resolve("check.html")
+                  + ")");
+      if (!report.consistent()) {
+        return INCONSISTENT;
+      }
     } catch (DemoFailed e) {
       ctx.err().println("demo: " + e.getMessage());
       return e.status;

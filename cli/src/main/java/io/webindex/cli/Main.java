@@ -37,6 +37,7 @@ public final class Main {
         new RecomputeCommand(),
         new FluoInitCommand(),
         new LoadCommand(),
+        new CheckCommand(),
         new DumpCommand(),
         new QueryCommand(),
         new DemoCommand());

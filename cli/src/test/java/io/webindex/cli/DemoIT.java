@@ -45,6 +45,13 @@ class DemoIT {
         r.out());
     assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("batch.tsv")));
     assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("incremental.tsv")));
+    assertTrue(
+        r.out()
+            .contains(
+                "verdict: CONSISTENT (27 cells compared, 0 differences, 0 invariant violations"),
+        r.out());
+    assertTrue(Files.readString(out.resolve("check.json")).contains("\"consistent\": true"));
+    assertTrue(Files.readString(out.resolve("check.html")).contains("CONSISTENT"));
   }
 
   @Test

@@ -118,6 +118,40 @@ public final class PageJson {
     return w.toString();
   }
 
+  /**
+   * The {@code outlinks} URLs of a {@code page:cur} value (for damaged JSON: what it could read).
+   */
+  public static List<String> outlinkUrls(String queryJson) {
+    List<String> urls = new ArrayList<>();
+    try (JsonParser p = FACTORY.createParser(queryJson)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return urls;
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        if (name.equals("outlinks") && t == JsonToken.START_ARRAY) {
+          while (p.nextToken() == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+              String f = p.currentName();
+              p.nextToken();
+              if (f.equals("url")) {
+                urls.add(p.getText());
+              } else {
+                p.skipChildren();
+              }
+            }
+          }
+        } else {
+          p.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      // a damaged page:cur: the links read so far
+    }
+    return urls;
+  }
+
   public static Page fromStoredJson(String json) {
     try (JsonParser p = FACTORY.createParser(json)) {
       String url = null;

@@ -1,0 +1,78 @@
+package io.webindex.cli;
+
+import io.webindex.mr.check.CheckTool;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+
+/** {@code check}: the consistency check of mr-jobs, on the configured Accumulo. */
+final class CheckCommand implements Command {
+  @Override
+  public String name() {
+    return "check";
+  }
+
+  @Override
+  public String summary() {
+    return "compare a batch run's table with the Fluo-maintained table";
+  }
+
+  @Override
+  public String usage() {
+    return """
+        usage: bin/webindex check --run ID --actual TABLE [--applied A] [--mode M] [--out DIR] [--conf FILE]
+
+        Compares the query table of batch run ID (the truth) with TABLE (the Fluo-maintained
+        table), cell for cell, and checks both tables' invariants (pagecount = rank columns,
+        incount = inlinks columns, one t: row and one rank per seen URI with its incount, no
+        orphans). Cells that batches newer than the run's snapshot (up to A) may have changed are
+        skipped, not reported. Writes DIR/check.json and DIR/check.html and prints a summary.
+        Exit status: 0 consistent, 1 inconsistent, 2 a usage or configuration error.
+
+          --run ID       the batch run to compare against
+          --actual TABLE the Fluo-maintained query table
+          --applied A    the highest batch the Fluo application applied (default: the run's
+                         snapshot, i.e. the loader was paused there)
+          --mode M       auto (default), scanner (one process) or mapreduce (one map task per
+                         row range; for tables that do not fit one process)
+          --out DIR      where the reports go (default: the working directory)
+          --conf FILE    webindex configuration (default: conf/webindex.properties, else the
+                         running `bin/webindex dev` instance)
+        """;
+  }
+
+  @Override
+  public int run(List<String> raw, Cli ctx) throws Exception {
+    Args args =
+        Args.parse(
+            raw, Set.of(Cli.CONF_OPTION, "run", "actual", "applied", "mode", "out"), Set.of());
+    if (args.helpRequested()) {
+      ctx.out().print(usage());
+      return 0;
+    }
+    args.expectPositionals(0, "");
+    Cli.Loaded loaded = ctx.config(args.value(Cli.CONF_OPTION).orElse(null));
+    List<String> toolArgs = new ArrayList<>(List.of("--webindex-conf", loaded.source().toString()));
+    toolArgs.addAll(
+        List.of(
+            "--run",
+            args.required("run", "the batch run"),
+            "--actual",
+            args.required("actual", "the Fluo-maintained table")));
+    args.value("applied").ifPresent(v -> toolArgs.addAll(List.of("--applied", v)));
+    args.value("mode").ifPresent(v -> toolArgs.addAll(List.of("--mode", v)));
+    toolArgs.addAll(
+        List.of(
+            "--out",
+            args.value("out")
+                .map(o -> ctx.userPath(o).toString())
+                .orElse(ctx.userPath(".").toString())));
+    ctx.out().flush();
+    PrintStream out = new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
+    return ToolRunner.run(new Configuration(), new CheckTool(out), toolArgs.toArray(new String[0]));
+  }
+}

@@ -1,0 +1,138 @@
+package io.webindex.mr.check;
+
+import io.webindex.core.check.CheckReport;
+import io.webindex.core.check.CheckReportConsole;
+import io.webindex.core.check.CheckReportHtml;
+import io.webindex.core.check.CheckReportJson;
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * {@code check}: compares a batch run's table with the Fluo-maintained table and checks both
+ * tables' invariants; writes {@code check.json} and {@code check.html}, prints a summary; exit
+ * status 0 iff consistent, 1 if not, 2 for a usage or configuration error.
+ *
+ * <pre>
+ * hadoop jar webindex-mr-jobs-*-job.jar io.webindex.mr.check.CheckTool \
+ *     --webindex-conf FILE --run ID --actual TABLE [--applied A] [--mode auto|scanner|mapreduce] [--out DIR]
+ * </pre>
+ */
+public final class CheckTool extends Configured implements Tool {
+  public static final int INCONSISTENT = 1;
+  public static final int USAGE = 2;
+
+  private final PrintStream out;
+  private CheckReport last;
+
+  public CheckTool() {
+    this(System.out);
+  }
+
+  public CheckTool(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new CheckTool(), args));
+  }
+
+  public CheckReport lastReport() {
+    return last;
+  }
+
+  static String usage() {
+    return "usage: check [--webindex-conf FILE] --run ID --actual TABLE [--applied A] [--mode auto|scanner|mapreduce] [--out DIR]";
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    try {
+      return parseAndRun(args);
+    } catch (IllegalArgumentException | UncheckedIOException | StoreException e) {
+      System.err.println("check: " + e.getMessage());
+      System.err.println(usage());
+      return USAGE;
+    }
+  }
+
+  private int parseAndRun(String[] args) throws Exception {
+    Map<String, String> o = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("-h") || a.equals("--help")) {
+        out.println(usage());
+        return 0;
+      }
+      if (!a.startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("unexpected argument " + a);
+      }
+      String name = a.substring(2);
+      if (!Set.of("webindex-conf", "run", "actual", "applied", "mode", "out").contains(name)) {
+        throw new IllegalArgumentException("unknown option " + a);
+      }
+      o.put(name, args[++i]);
+    }
+    if (!o.containsKey("run") || !o.containsKey("actual")) {
+      throw new IllegalArgumentException("--run and --actual are required");
+    }
+    Map<String, String> overrides = new HashMap<>();
+    for (Map.Entry<String, String> e : getConf()) {
+      if (e.getKey().startsWith("webindex.")
+          && !e.getKey().startsWith("webindex.mr.")
+          && !e.getKey().startsWith("webindex.check.")) {
+        overrides.put(e.getKey(), e.getValue());
+      }
+    }
+    WebindexConfig cfg =
+        o.containsKey("webindex-conf")
+            ? WebindexConfig.load(Paths.get(o.get("webindex-conf")), overrides)
+            : WebindexConfig.fromMap(overrides, System.getenv());
+    Connector conn = AccumuloConnections.connect(cfg);
+    RunRecord run =
+        new RunRegistry(conn, cfg.metaTable())
+            .get(o.get("run"))
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "no run " + o.get("run") + " in " + cfg.metaTable()));
+    long applied = o.containsKey("applied") ? Long.parseLong(o.get("applied")) : run.snapshot();
+    CheckRunner.Mode mode =
+        CheckRunner.Mode.valueOf(o.getOrDefault("mode", "auto").toUpperCase(Locale.ROOT));
+    Configuration conf = new Configuration(getConf());
+    conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
+    CheckReport report = new CheckRunner(cfg, conn, conf).run(run, o.get("actual"), applied, mode);
+    last = report;
+    write(report, Paths.get(o.getOrDefault("out", ".")));
+    out.print(CheckReportConsole.summary(report));
+    out.flush();
+    return report.consistent() ? 0 : INCONSISTENT;
+  }
+
+  /** Writes {@code check.json} and {@code check.html} into {@code dir}. */
+  public static void write(CheckReport report, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(
+        dir.resolve("check.json"), CheckReportJson.toJson(report), StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("check.html"), CheckReportHtml.toHtml(report), StandardCharsets.UTF_8);
+  }
+}

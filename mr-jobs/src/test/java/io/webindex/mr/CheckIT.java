@@ -1,0 +1,266 @@
+package io.webindex.mr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.core.check.CheckReport;
+import io.webindex.core.check.CheckReportJson;
+import io.webindex.core.check.Finding;
+import io.webindex.core.check.Kind;
+import io.webindex.core.check.RangeTotals;
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.CountCodec;
+import io.webindex.core.synth.RandomWeb;
+import io.webindex.mr.check.CheckRunner;
+import io.webindex.mr.check.CheckTool;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.testkit.AccumuloITBase;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.accumulo.core.client.BatchWriter;
+import org.apache.accumulo.core.client.BatchWriterConfig;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Mutation;
+import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Fault injection: each kind of damage is reported with the right kind, range and sample. */
+@Timeout(value = 8, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CheckIT extends AccumuloITBase {
+  @TempDir Path tmp;
+  Path confFile;
+  WebindexConfig cfg;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    Path store = tmp.resolve("store");
+    Path pw = Files.writeString(tmp.resolve("pw"), ROOT_PASSWORD);
+    String prefix = newTableName("chk");
+    confFile =
+        Files.writeString(
+            tmp.resolve("webindex.properties"),
+            String.join(
+                "\n",
+                "webindex.accumulo.instance=" + instanceName(),
+                "webindex.accumulo.zookeepers=" + zookeepers(),
+                "webindex.accumulo.user=" + ROOT_USER,
+                "webindex.accumulo.password.file=" + pw,
+                "webindex.table.prefix=" + prefix,
+                "webindex.store.root=" + store.toUri(),
+                "webindex.work.dir=" + tmp.resolve("work").toUri(),
+                "webindex.recompute.tablets=3",
+                ""));
+    cfg = WebindexConfig.load(confFile, Map.of());
+    RandomWeb web = new RandomWeb(31, 250);
+    for (long b = 0; b < 3; b++) {
+      Path dir =
+          Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", b)));
+      for (Map.Entry<String, String> f : web.batchFiles(b, 200, 2).entrySet()) {
+        Files.writeString(dir.resolve(f.getKey()), f.getValue());
+      }
+    }
+  }
+
+  RunRecord recompute(String run, long snapshot) throws Exception {
+    assertEquals(
+        0,
+        ToolRunner.run(
+            new Configuration(),
+            new RecomputeTool(new PrintStream(new ByteArrayOutputStream())),
+            new String[] {
+              "--webindex-conf",
+              confFile.toString(),
+              "--run",
+              run,
+              "--snapshot",
+              Long.toString(snapshot)
+            }));
+    return new RunRegistry(connector(), cfg.metaTable()).get(run).orElseThrow();
+  }
+
+  CheckReport check(RunRecord truth, String actual, long applied, CheckRunner.Mode mode)
+      throws Exception {
+    return new CheckRunner(cfg, connector(), new Configuration()).run(truth, actual, applied, mode);
+  }
+
+  static long diff(CheckReport r, String range, Kind kind) {
+    RangeTotals t =
+        r.ranges().stream().filter(x -> x.range().equals(range)).findFirst().orElseThrow();
+    return kind == Kind.MISSING ? t.missing() : kind == Kind.EXTRA ? t.extra() : t.different();
+  }
+
+  static long violations(CheckReport r, String table, Kind kind) {
+    return r.invariants().getOrDefault(table, Map.of()).getOrDefault(kind, 0L);
+  }
+
+  static Finding sample(CheckReport r, Kind kind) {
+    return r.samples().stream()
+        .filter(f -> f.kind() == kind)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + kind + " sample"));
+  }
+
+  void mutate(String table, Mutation... ms) throws Exception {
+    BatchWriter bw = connector().createBatchWriter(table, new BatchWriterConfig());
+    for (Mutation m : ms) {
+      bw.addMutation(m);
+    }
+    bw.close();
+  }
+
+  Map.Entry<Key, Value> first(String table, Range range) throws Exception {
+    Scanner s = connector().createScanner(table, Authorizations.EMPTY);
+    s.setRange(range);
+    return s.iterator().next();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = CheckRunner.Mode.class,
+      names = {"SCANNER", "MAPREDUCE"})
+  void faultsAreReportedWithKindRangeAndSample(CheckRunner.Mode mode) throws Exception {
+    RunRecord truth = recompute("truth", 2);
+    RunRecord live = recompute("live", 2);
+    CheckReport clean = check(truth, live.table(), 2, mode);
+    assertTrue(clean.consistent(), CheckReportJson.toJson(clean));
+    assertTrue(clean.compared() > 1000);
+
+    // a corrupted page:cur
+    Scanner curs = connector().createScanner(live.table(), Authorizations.EMPTY);
+    curs.setRange(Range.prefix("p:"));
+    curs.fetchColumn(new Text("page"), new Text("cur"));
+    Map.Entry<Key, Value> cur = curs.iterator().next();
+    Mutation corrupt = new Mutation(cur.getKey().getRow());
+    corrupt.put(
+        cur.getKey().getColumnFamily(),
+        cur.getKey().getColumnQualifier(),
+        new Value("{corrupted".getBytes(StandardCharsets.UTF_8)));
+    // a deleted inlinks column
+    Scanner s = connector().createScanner(live.table(), Authorizations.EMPTY);
+    s.setRange(Range.prefix("p:"));
+    s.fetchColumnFamily(new Text("inlinks"));
+    Key inlink = s.iterator().next().getKey();
+    Mutation dropInlink = new Mutation(inlink.getRow());
+    dropInlink.putDelete(inlink.getColumnFamily(), inlink.getColumnQualifier());
+    // a wrong t: row: the top URI's count off by 7
+    Key top = first(live.table(), Range.prefix("t:")).getKey();
+    String topRow = top.getRow().toString();
+    long urc = CountCodec.decode(topRow, 2);
+    String uri = topRow.substring(2 + CountCodec.WIDTH + 1);
+    Mutation dropTop = new Mutation(topRow);
+    dropTop.putDelete("", "");
+    Mutation wrongTop = new Mutation("t:" + CountCodec.encode(urc + 7) + ":" + uri);
+    wrongTop.put("", "", Long.toString(urc + 7));
+    mutate(live.table(), corrupt, dropInlink, dropTop, wrongTop);
+
+    CheckReport r = check(truth, live.table(), 2, mode);
+    assertFalse(r.consistent());
+    assertEquals(1, diff(r, "p:", Kind.DIFFERENT));
+    assertEquals("{corrupted", sample(r, Kind.DIFFERENT).actual());
+    assertEquals(1, diff(r, "p:", Kind.MISSING));
+    assertEquals(
+        inlink.getRow().toString(),
+        sample(r, Kind.MISSING).row().startsWith("p:")
+            ? sample(r, Kind.MISSING).row()
+            : inlink.getRow().toString());
+    assertEquals(1, violations(r, "actual", Kind.INCOUNT_MISMATCH));
+    assertEquals(inlink.getRow().toString(), sample(r, Kind.INCOUNT_MISMATCH).row());
+    assertEquals(1, diff(r, "t:", Kind.MISSING));
+    assertEquals(1, diff(r, "t:", Kind.EXTRA));
+    assertTrue(violations(r, "actual", Kind.TOTAL_MISMATCH) >= 1);
+    assertEquals(
+        Map.of(), r.invariants().getOrDefault("expected", Map.of()), "the batch table is sound");
+    assertEquals(r, CheckReportJson.fromJson(CheckReportJson.toJson(r)));
+  }
+
+  @Test
+  void aDroppedDeltaIsReportedAndNewerBatchesAreNot() throws Exception {
+    RunRecord truth = recompute("truth", 2);
+    RunRecord behind = recompute("behind", 1); // the live side missed batch 2
+    CheckReport dropped = check(truth, behind.table(), 2, CheckRunner.Mode.SCANNER);
+    assertFalse(dropped.consistent());
+    assertTrue(dropped.differences() > 0);
+
+    // Fluo ahead of the run: the live side applied batch 2, the run's snapshot is 1
+    RunRecord older = recompute("older", 1);
+    RunRecord ahead = recompute("ahead", 2);
+    CheckReport aware = check(older, ahead.table(), 2, CheckRunner.Mode.SCANNER);
+    assertTrue(
+        aware.consistent(),
+        "differences caused only by batch 2 are not inconsistencies: " + aware.differences());
+    assertTrue(aware.ranges().stream().mapToLong(RangeTotals::skipped).sum() > 0);
+    assertFalse(
+        check(older, ahead.table(), 1, CheckRunner.Mode.SCANNER).consistent(),
+        "without the exclusion they would be");
+  }
+
+  @Test
+  void theToolWritesTheReportsAndExitsByVerdict() throws Exception {
+    RunRecord truth = recompute("truth", 2);
+    RunRecord behind = recompute("behind", 1);
+    Path out = tmp.resolve("report");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    int exit =
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(new PrintStream(console, true, StandardCharsets.UTF_8)),
+            new String[] {
+              "--webindex-conf",
+              confFile.toString(),
+              "--run",
+              "truth",
+              "--actual",
+              behind.table(),
+              "--out",
+              out.toString()
+            });
+    assertEquals(CheckTool.INCONSISTENT, exit);
+    assertTrue(
+        console.toString(StandardCharsets.UTF_8).contains("INCONSISTENT"),
+        console.toString(StandardCharsets.UTF_8));
+    assertFalse(CheckReportJson.fromJson(Files.readString(out.resolve("check.json"))).consistent());
+    assertTrue(Files.readString(out.resolve("check.html")).contains("INCONSISTENT"));
+    int ok =
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(new PrintStream(new ByteArrayOutputStream())),
+            new String[] {
+              "--webindex-conf",
+              confFile.toString(),
+              "--run",
+              "truth",
+              "--actual",
+              truth.table(),
+              "--out",
+              out.toString()
+            });
+    assertEquals(0, ok);
+    assertEquals(
+        CheckTool.USAGE,
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(),
+            new String[] {
+              "--webindex-conf", confFile.toString(), "--run", "nope", "--actual", "x"
+            }));
+  }
+}
