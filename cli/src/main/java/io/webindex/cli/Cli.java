@@ -2,6 +2,7 @@ package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
+import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.Connector;
@@ -146,6 +148,25 @@ public final class Cli {
     } catch (StoreException e) {
       throw new StoreException(e.getMessage() + " (configuration " + loaded.source() + ")", e);
     }
+  }
+
+  /**
+   * The table a command reads: {@code --table} when given, else the served table recorded by {@code
+   * fluo-init} or {@code reconcile}.
+   */
+  public String tableOrServed(Optional<String> table, String confOption) {
+    if (table.isPresent()) {
+      return table.get();
+    }
+    WebindexConfig cfg = config(confOption).config();
+    return new RunRegistry(connect(confOption), cfg.metaTable())
+        .served()
+        .map(RunRegistry.Served::table)
+        .orElseThrow(
+            () ->
+                new UsageException(
+                    "no --table given and no served table yet (bin/webindex fluo-init or reconcile"
+                        + " choose one)"));
   }
 
   /** Blocks a long-running command ({@code dev}) until {@link #requestStop()} or interruption. */

@@ -28,7 +28,7 @@ final class DumpCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex dump --table T [--out FILE] [--conf FILE]
+        usage: bin/webindex dump [--table T] [--out FILE] [--conf FILE]
 
         Prints every cell of table T in key order, one per line:
           row<TAB>family:qualifier<TAB>value
@@ -36,7 +36,7 @@ final class DumpCommand implements Command {
         printed as ':' (the dump format of docs/tables.md).
 
         options:
-          --table T     the table to dump (required)
+          --table T     the table to dump (default: the served table)
           --out FILE    write to FILE (replaced only when the dump is complete)
                         instead of standard output
           --conf FILE   the configuration to use (see bin/webindex help)
@@ -47,7 +47,7 @@ final class DumpCommand implements Command {
   public int run(List<String> raw, Cli ctx) throws IOException {
     Args args = Args.parse(raw, Set.of("table", "out", Cli.CONF_OPTION), Set.of());
     args.expectPositionals(0, "");
-    String table = args.required("table", "the table to dump");
+    String table = ctx.tableOrServed(args.value("table"), args.value(Cli.CONF_OPTION).orElse(null));
     Path outFile = args.value("out").map(ctx::userPath).orElse(null);
     Connector connector = ctx.connect(args.value(Cli.CONF_OPTION).orElse(null));
     if (outFile == null) {

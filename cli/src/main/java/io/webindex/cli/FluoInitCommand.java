@@ -30,8 +30,9 @@ final class FluoInitCommand implements Command {
         ID: clears the application's Fluo table (<prefix>_fluo) and ZooKeeper state, configures
         its observers and queues, points its exporter at the run's query table, and bulk imports
         the run's Fluo seed (which holds the resume point: the run's snapshot). Run it while no
-        worker of the application is running. Then apply the newer batches with
-        `bin/webindex load` (--embedded runs the workers in that process).
+        worker of the application is running. The run's table becomes the served table (the one
+        query and dump read by default). Then apply the newer batches with `bin/webindex load`
+        (--embedded runs the workers in that process).
 
           --run ID      the batch run to start from (see its record in <prefix>_meta)
           --conf FILE   webindex configuration (default: conf/webindex.properties, else the
@@ -54,9 +55,10 @@ final class FluoInitCommand implements Command {
         runs.get(runId)
             .orElseThrow(() -> new UsageException("no run " + runId + " in " + cfg.metaTable()));
     WebindexApp.initializeFromRun(cfg, run, new Configuration());
+    runs.serve(run);
     ctx.out()
         .printf(
-            "Fluo application %s initialised from run %s (snapshot %d); it exports to %s%n",
+            "Fluo application %s initialised from run %s (snapshot %d); it exports to %s, now the served table%n",
             cfg.fluoApp(), run.runId(), run.snapshot(), run.table());
     return 0;
   }

@@ -38,6 +38,7 @@ public final class Main {
         new FluoInitCommand(),
         new LoadCommand(),
         new CheckCommand(),
+        new ReconcileCommand(),
         new DumpCommand(),
         new QueryCommand(),
         new DemoCommand());

@@ -27,9 +27,9 @@ final class QueryCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex query top              --table T [--limit N] [--after CURSOR]
-               bin/webindex query domain <domain>  --table T [--limit N] [--after CURSOR]
-               bin/webindex query inlinks <url>    --table T [--limit N] [--after CURSOR]
+        usage: bin/webindex query top              [--table T] [--limit N] [--after CURSOR]
+               bin/webindex query domain <domain>  [--table T] [--limit N] [--after CURSOR]
+               bin/webindex query inlinks <url>    [--table T] [--limit N] [--after CURSOR]
                (each also takes --conf FILE)
 
           top               the pages referenced by the most pages, one per line:
@@ -47,7 +47,7 @@ final class QueryCommand implements Command {
         command with --after CURSOR for the next page.
 
         options:
-          --table T         the query table to read (required)
+          --table T         the query table to read (default: the served table)
           --limit N         results per page, 1 to 10000 (default 10)
           --after CURSOR    start after the page that printed this cursor
           --conf FILE       the configuration to use (see bin/webindex help)
@@ -74,7 +74,7 @@ final class QueryCommand implements Command {
           throw new UsageException(
               "unknown question '" + question + "': top, domain <domain> or inlinks <url>");
     }
-    String table = args.required("table", "the query table to read");
+    String table = ctx.tableOrServed(args.value("table"), args.value(Cli.CONF_OPTION).orElse(null));
     int limit = args.intValue("limit", DEFAULT_LIMIT);
     if (limit < 1 || limit > QueryService.MAX_LIMIT) {
       throw new UsageException("--limit must be between 1 and " + QueryService.MAX_LIMIT);

@@ -78,7 +78,8 @@ class MainTest {
   void queryArgumentErrors() {
     assertUserError(Run.of(home, "query"), "missing question");
     assertUserError(Run.of(home, "query", "bottom", "--table", "t"), "unknown question 'bottom'");
-    assertUserError(Run.of(home, "query", "top"), "--table is required");
+    // without --table the served table is read, which needs a configuration
+    assertUserError(Run.of(home, "query", "top"), "no configuration");
     assertUserError(Run.of(home, "query", "top", "extra", "--table", "t"), "unexpected argument");
     assertUserError(Run.of(home, "query", "domain", "--table", "t"), "missing <domain>");
     assertUserError(Run.of(home, "query", "inlinks", "--table", "t"), "missing <url>");
@@ -94,7 +95,7 @@ class MainTest {
 
   @Test
   void dumpAndDevArgumentErrors() {
-    assertUserError(Run.of(home, "dump"), "--table is required");
+    assertUserError(Run.of(home, "dump"), "no configuration");
     assertUserError(Run.of(home, "dump", "t"), "unexpected argument 't'");
     assertUserError(Run.of(home, "dump", "--table=t", "--out"), "--out needs a value");
     assertUserError(Run.of(home, "dev", "--dir"), "--dir needs a value");

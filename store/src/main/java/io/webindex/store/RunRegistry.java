@@ -7,9 +7,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
@@ -33,6 +35,8 @@ import org.apache.hadoop.io.Text;
  */
 public final class RunRegistry {
   private static final String RUN_PREFIX = "run:";
+  private static final String SERVED_ROW = "served";
+  private static final String SERVED_FAM = "served";
   private static final String FAM = "run";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -94,6 +98,100 @@ public final class RunRegistry {
   /** All runs, oldest first (run ids sort by time). */
   public List<RunRecord> list() {
     return scan(Range.prefix(RUN_PREFIX));
+  }
+
+  /**
+   * The table users and the query commands see, the run it came from, the table served before it,
+   * and since when.
+   */
+  public record Served(String table, String runId, String previousTable, Instant since) {}
+
+  /** The served table, if one was ever chosen. */
+  public Optional<Served> served() {
+    try {
+      if (!conn.tableOperations().exists(table)) {
+        return Optional.empty();
+      }
+      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
+      s.setRange(Range.exact(SERVED_ROW));
+      Map<String, String> f = new HashMap<>();
+      for (Map.Entry<Key, Value> e : s) {
+        f.put(e.getKey().getColumnQualifier().toString(), e.getValue().toString());
+      }
+      if (!f.containsKey("table")) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new Served(
+              f.get("table"),
+              f.getOrDefault("run", ""),
+              f.getOrDefault("previous", ""),
+              Instant.parse(f.getOrDefault("since", Instant.EPOCH.toString()))));
+    } catch (TableNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Makes the run's table the served one. One mutation of one row: readers see the old or the new
+   * served table, never a mix. The table served before is kept and recorded as {@code previous}.
+   */
+  public Served serve(RunRecord run) {
+    if (run.status() != RunRecord.Status.SUCCEEDED) {
+      throw new StoreException("run " + run.runId() + " did not succeed: it cannot be served");
+    }
+    String previous = served().map(Served::table).orElse("");
+    if (previous.equals(run.table())) {
+      previous = served().map(Served::previousTable).orElse("");
+    }
+    Served now = new Served(run.table(), run.runId(), previous, Instant.now());
+    Mutation m = new Mutation(SERVED_ROW);
+    m.put(SERVED_FAM, "table", now.table());
+    m.put(SERVED_FAM, "run", now.runId());
+    m.put(SERVED_FAM, "previous", now.previousTable());
+    m.put(SERVED_FAM, "since", now.since().toString());
+    write(m);
+    return now;
+  }
+
+  /**
+   * Drops the query tables of all but the newest {@code keep} successful runs; never the served
+   * table nor the one served before it. Returns the dropped tables.
+   */
+  public List<String> applyRetention(int keep) {
+    Optional<Served> served = served();
+    Set<String> protectedTables = new HashSet<>();
+    served.ifPresent(
+        s -> {
+          protectedTables.add(s.table());
+          protectedTables.add(s.previousTable());
+        });
+    List<RunRecord> ok =
+        new ArrayList<>(
+            list().stream().filter(r -> r.status() == RunRecord.Status.SUCCEEDED).toList());
+    ok.sort(Comparator.comparing(RunRecord::runId).reversed());
+    List<String> dropped = new ArrayList<>();
+    for (int i = keep; i < ok.size(); i++) {
+      String t = ok.get(i).table();
+      if (!protectedTables.contains(t) && conn.tableOperations().exists(t)) {
+        BulkImport.dropIfExists(conn, t);
+        dropped.add(t);
+      }
+    }
+    return dropped;
+  }
+
+  private void write(Mutation m) {
+    try {
+      BatchWriter bw = conn.createBatchWriter(table, new BatchWriterConfig());
+      try {
+        bw.addMutation(m);
+      } finally {
+        bw.close();
+      }
+    } catch (TableNotFoundException | MutationsRejectedException e) {
+      throw new StoreException("cannot write to " + table + ": " + e.getMessage(), e);
+    }
   }
 
   /** The newest run that succeeded. */

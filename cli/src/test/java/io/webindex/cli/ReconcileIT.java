@@ -1,0 +1,157 @@
+package io.webindex.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.synth.RandomWeb;
+import io.webindex.store.RunRegistry;
+import io.webindex.testkit.AccumuloITBase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.accumulo.core.client.BatchWriter;
+import org.apache.accumulo.core.client.BatchWriterConfig;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Mutation;
+import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.io.Text;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A damaged live table is reported by check; reconcile cuts over to a batch run, and check is back
+ * to zero differences; the served pointer moves atomically and the retention drops old runs only.
+ */
+class ReconcileIT extends AccumuloITBase {
+  @TempDir Path tmp;
+
+  @Test
+  void reconcileBringsTheCheckBackToZero() throws Exception {
+    Path store = tmp.resolve("store");
+    Path pw = Files.writeString(tmp.resolve("pw"), ROOT_PASSWORD);
+    String prefix = newTableName("rec");
+    Path conf =
+        Files.writeString(
+            tmp.resolve("webindex.properties"),
+            String.join(
+                "\n",
+                "webindex.accumulo.instance=" + instanceName(),
+                "webindex.accumulo.zookeepers=" + zookeepers(),
+                "webindex.accumulo.user=" + ROOT_USER,
+                "webindex.accumulo.password.file=" + pw,
+                "webindex.table.prefix=" + prefix,
+                "webindex.fluo.app=" + prefix,
+                "webindex.store.root=" + store.toUri(),
+                "webindex.work.dir=" + tmp.resolve("work").toUri(),
+                "webindex.retention.runs=1",
+                ""));
+    String c = conf.toString();
+    RandomWeb web = new RandomWeb(5, 200);
+    for (long b = 0; b < 3; b++) {
+      Path dir =
+          Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", b)));
+      for (Map.Entry<String, String> f : web.batchFiles(b, 150, 2).entrySet()) {
+        Files.writeString(dir.resolve(f.getKey()), f.getValue());
+      }
+    }
+    assertEquals(
+        0, Run.of(tmp, "recompute", "--conf", c, "--run", "r0", "--snapshot", "0").status());
+    assertEquals(
+        0, Run.of(tmp, "recompute", "--conf", c, "--run", "r0b", "--snapshot", "0").status());
+    assertEquals(0, Run.of(tmp, "fluo-init", "--conf", c, "--run", "r0").status());
+    assertEquals(0, Run.of(tmp, "load", "--conf", c, "--embedded", "--up-to", "1").status());
+    String live = prefix + "_r0";
+
+    // the live side goes wrong: a lost inlinks column and a corrupted page
+    Scanner s = connector().createScanner(live, Authorizations.EMPTY);
+    s.setRange(Range.prefix("p:"));
+    s.fetchColumnFamily(new Text("inlinks"));
+    Key inlink = s.iterator().next().getKey();
+    BatchWriter bw = connector().createBatchWriter(live, new BatchWriterConfig());
+    Mutation m = new Mutation(inlink.getRow());
+    m.putDelete(inlink.getColumnFamily(), inlink.getColumnQualifier());
+    bw.addMutation(m);
+    bw.close();
+
+    assertEquals(
+        0, Run.of(tmp, "recompute", "--conf", c, "--run", "r1", "--snapshot", "1").status());
+    Run bad =
+        Run.of(
+            tmp,
+            "check",
+            "--conf",
+            c,
+            "--run",
+            "r1",
+            "--actual",
+            live,
+            "--out",
+            tmp.resolve("before").toString());
+    assertEquals(1, bad.status(), bad.toString());
+    assertTrue(bad.out().contains("INCONSISTENT"), bad.out());
+    assertTrue(Files.readString(tmp.resolve("before/check.json")).contains("\"INCOUNT_MISMATCH\""));
+
+    Run rec = Run.of(tmp, "reconcile", "--conf", c, "--run", "r1", "--embedded");
+    assertEquals(0, rec.status(), rec.toString());
+    assertTrue(
+        rec.out()
+            .contains(
+                "served table: "
+                    + prefix
+                    + "_r1 (run r1, Fluo caught up to batch 2); previous: "
+                    + live),
+        rec.out());
+    assertTrue(
+        rec.out().contains("dropped " + prefix + "_r0b"),
+        "retention drops the old, unserved run: " + rec.out());
+
+    WebindexConfig cfg = WebindexConfig.load(conf, Map.of());
+    RunRegistry runs = new RunRegistry(connector(), cfg.metaTable());
+    assertEquals(prefix + "_r1", runs.served().orElseThrow().table());
+    assertTrue(connector().tableOperations().exists(live), "the previous served table is kept");
+    assertFalse(connector().tableOperations().exists(prefix + "_r0b"));
+
+    // the live table (r1's, now with batch 2 applied by Fluo) against r1: batch 2 is skipped
+    Run after =
+        Run.of(
+            tmp,
+            "check",
+            "--conf",
+            c,
+            "--run",
+            "r1",
+            "--actual",
+            prefix + "_r1",
+            "--applied",
+            "2",
+            "--out",
+            tmp.resolve("after").toString());
+    assertEquals(0, after.status(), after.toString());
+    // and against a run of all batches: equal cell for cell
+    assertEquals(
+        0, Run.of(tmp, "recompute", "--conf", c, "--run", "r2", "--snapshot", "2").status());
+    Run all =
+        Run.of(
+            tmp,
+            "check",
+            "--conf",
+            c,
+            "--run",
+            "r2",
+            "--actual",
+            prefix + "_r1",
+            "--out",
+            tmp.resolve("all").toString());
+    assertEquals(0, all.status(), all.toString());
+    // query and dump read the served table by default
+    Run top = Run.of(tmp, "query", "top", "--conf", c, "--limit", "1");
+    assertEquals(0, top.status(), top.toString());
+    assertEquals(
+        Run.of(tmp, "dump", "--conf", c).out(),
+        Run.of(tmp, "dump", "--conf", c, "--table", prefix + "_r1").out());
+  }
+}
