@@ -19,22 +19,8 @@ class FluoCommandsIT extends AccumuloITBase {
   @Test
   void recomputeFluoInitAndLoadKeepTheTableEqualToARecompute() throws IOException {
     Path store = tmp.resolve("store");
-    Path pw = Files.writeString(tmp.resolve("pw"), ROOT_PASSWORD);
     String prefix = newTableName("fc");
-    Path conf =
-        Files.writeString(
-            tmp.resolve("webindex.properties"),
-            String.join(
-                "\n",
-                "webindex.accumulo.instance=" + instanceName(),
-                "webindex.accumulo.zookeepers=" + zookeepers(),
-                "webindex.accumulo.user=" + ROOT_USER,
-                "webindex.accumulo.password.file=" + pw,
-                "webindex.table.prefix=" + prefix,
-                "webindex.fluo.app=" + prefix,
-                "webindex.store.root=" + store.toUri(),
-                "webindex.work.dir=" + tmp.resolve("work").toUri(),
-                ""));
+    Path conf = writeWebindexConf(tmp, prefix);
     Path b0 = Files.createDirectories(store.resolve("batches/00000"));
     try (InputStream in = getClass().getResourceAsStream("/io/webindex/cli/worked-example.jsonl")) {
       Files.copy(in, b0.resolve("pages.jsonl"));

@@ -32,23 +32,8 @@ class ReconcileIT extends AccumuloITBase {
   @Test
   void reconcileBringsTheCheckBackToZero() throws Exception {
     Path store = tmp.resolve("store");
-    Path pw = Files.writeString(tmp.resolve("pw"), ROOT_PASSWORD);
     String prefix = newTableName("rec");
-    Path conf =
-        Files.writeString(
-            tmp.resolve("webindex.properties"),
-            String.join(
-                "\n",
-                "webindex.accumulo.instance=" + instanceName(),
-                "webindex.accumulo.zookeepers=" + zookeepers(),
-                "webindex.accumulo.user=" + ROOT_USER,
-                "webindex.accumulo.password.file=" + pw,
-                "webindex.table.prefix=" + prefix,
-                "webindex.fluo.app=" + prefix,
-                "webindex.store.root=" + store.toUri(),
-                "webindex.work.dir=" + tmp.resolve("work").toUri(),
-                "webindex.retention.runs=1",
-                ""));
+    Path conf = writeWebindexConf(tmp, prefix, "webindex.retention.runs=1");
     String c = conf.toString();
     RandomWeb web = new RandomWeb(5, 200);
     for (long b = 0; b < 3; b++) {

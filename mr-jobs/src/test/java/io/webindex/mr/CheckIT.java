@@ -53,22 +53,8 @@ class CheckIT extends AccumuloITBase {
   @BeforeEach
   void setUp() throws IOException {
     Path store = tmp.resolve("store");
-    Path pw = Files.writeString(tmp.resolve("pw"), ROOT_PASSWORD);
     String prefix = newTableName("chk");
-    confFile =
-        Files.writeString(
-            tmp.resolve("webindex.properties"),
-            String.join(
-                "\n",
-                "webindex.accumulo.instance=" + instanceName(),
-                "webindex.accumulo.zookeepers=" + zookeepers(),
-                "webindex.accumulo.user=" + ROOT_USER,
-                "webindex.accumulo.password.file=" + pw,
-                "webindex.table.prefix=" + prefix,
-                "webindex.store.root=" + store.toUri(),
-                "webindex.work.dir=" + tmp.resolve("work").toUri(),
-                "webindex.recompute.tablets=3",
-                ""));
+    confFile = writeWebindexConf(tmp, prefix, "webindex.recompute.tablets=3");
     cfg = WebindexConfig.load(confFile, Map.of());
     RandomWeb web = new RandomWeb(31, 250);
     for (long b = 0; b < 3; b++) {

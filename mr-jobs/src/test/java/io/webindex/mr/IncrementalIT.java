@@ -59,25 +59,9 @@ class IncrementalIT extends AccumuloITBase {
   @BeforeEach
   void setUp() throws IOException {
     store = tmp.resolve("store");
-    Path pw = tmp.resolve("password");
-    Files.writeString(pw, ROOT_PASSWORD);
-    confFile = tmp.resolve("webindex.properties");
     String prefix = newTableName("inc");
-    Files.writeString(
-        confFile,
-        String.join(
-            "\n",
-            "webindex.accumulo.instance=" + instanceName(),
-            "webindex.accumulo.zookeepers=" + zookeepers(),
-            "webindex.accumulo.user=" + ROOT_USER,
-            "webindex.accumulo.password.file=" + pw,
-            "webindex.table.prefix=" + prefix,
-            "webindex.store.root=" + store.toUri(),
-            "webindex.work.dir=" + tmp.resolve("work").toUri(),
-            "webindex.recompute.tablets=2",
-            "webindex.fluo.app=" + prefix,
-            "webindex.fluo.buckets=4",
-            ""));
+    confFile =
+        writeWebindexConf(tmp, prefix, "webindex.recompute.tablets=2", "webindex.fluo.buckets=4");
     cfg = WebindexConfig.load(confFile, Map.of());
   }
 

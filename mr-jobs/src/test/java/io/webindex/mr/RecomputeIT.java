@@ -56,24 +56,10 @@ class RecomputeIT extends AccumuloITBase {
   @BeforeEach
   void setUp() throws IOException {
     store = tmp.resolve("store");
-    Path pw = tmp.resolve("password");
-    Files.writeString(pw, ROOT_PASSWORD);
     prefix = newTableName("wi");
-    conf = tmp.resolve("webindex.properties");
-    Files.writeString(
-        conf,
-        String.join(
-            "\n",
-            "webindex.accumulo.instance=" + instanceName(),
-            "webindex.accumulo.zookeepers=" + zookeepers(),
-            "webindex.accumulo.user=" + ROOT_USER,
-            "webindex.accumulo.password.file=" + pw,
-            "webindex.table.prefix=" + prefix,
-            "webindex.store.root=" + store.toUri(),
-            "webindex.work.dir=" + tmp.resolve("work").toUri(),
-            "webindex.recompute.tablets=3",
-            "webindex.rejects.samples.per.task=5",
-            ""));
+    conf =
+        writeWebindexConf(
+            tmp, prefix, "webindex.recompute.tablets=3", "webindex.rejects.samples.per.task=5");
   }
 
   Path batchDir(long seq) throws IOException {

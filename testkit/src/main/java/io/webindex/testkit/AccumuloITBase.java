@@ -157,6 +157,35 @@ public abstract class AccumuloITBase {
   }
 
   /** A table name not used before in this JVM; the table is not created. */
+  /**
+   * Writes a webindex configuration for this cluster into {@code dir}: the connection (the password
+   * in a file beside it), table prefix and Fluo application {@code prefix}, the raw page store
+   * {@code dir/store} and the work directory {@code dir/work}; {@code extra} lines ({@code
+   * key=value}) are appended.
+   *
+   * @return the configuration file
+   */
+  protected static Path writeWebindexConf(Path dir, String prefix, String... extra) {
+    try {
+      Path pw = Files.writeString(dir.resolve("accumulo.password"), ROOT_PASSWORD);
+      List<String> lines =
+          new ArrayList<>(
+              List.of(
+                  "webindex.accumulo.instance=" + instanceName(),
+                  "webindex.accumulo.zookeepers=" + zookeepers(),
+                  "webindex.accumulo.user=" + ROOT_USER,
+                  "webindex.accumulo.password.file=" + pw,
+                  "webindex.table.prefix=" + prefix,
+                  "webindex.fluo.app=" + prefix,
+                  "webindex.store.root=" + dir.resolve("store").toUri(),
+                  "webindex.work.dir=" + dir.resolve("work").toUri()));
+      lines.addAll(List.of(extra));
+      return Files.write(dir.resolve("webindex.properties"), lines);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   protected static String newTableName() {
     return newTableName("t");
   }
