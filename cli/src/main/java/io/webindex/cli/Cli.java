@@ -169,6 +169,18 @@ public final class Cli {
                         + " choose one)"));
   }
 
+  /**
+   * The Fluo application that maintains the served table (recorded by {@code reconcile}), else the
+   * configured one.
+   */
+  public static String currentFluoApp(WebindexConfig cfg, Connector conn) {
+    return new RunRegistry(conn, cfg.metaTable())
+        .served()
+        .map(RunRegistry.Served::fluoApp)
+        .filter(a -> !a.isEmpty())
+        .orElse(cfg.fluoApp());
+  }
+
   /** Blocks a long-running command ({@code dev}) until {@link #requestStop()} or interruption. */
   public void awaitStop() throws InterruptedException {
     stop.await();

@@ -311,8 +311,8 @@ final class DemoCommand implements Command {
     }
     QueryService.DomainAnswer d = q.domain(host, ANSWER_LIMIT, null);
     out.printf(
-        "2. In the domain %s (%d pages), which pages are referenced the most?%n",
-        readableDomain(d.domain()), d.pageCount());
+        "2. In the domain %s (%d %s), which pages are referenced the most?%n",
+        readableDomain(d.domain()), d.pageCount(), d.pageCount() == 1 ? "page" : "pages");
     for (QueryService.RankedUri u : d.uris()) {
       out.printf("   %6d  %s%n", u.urc(), u.url());
     }

@@ -55,7 +55,7 @@ final class FluoInitCommand implements Command {
         runs.get(runId)
             .orElseThrow(() -> new UsageException("no run " + runId + " in " + cfg.metaTable()));
     WebindexApp.initializeFromRun(cfg, run, new Configuration());
-    runs.serve(run);
+    runs.serve(run, cfg.fluoApp());
     ctx.out()
         .printf(
             "Fluo application %s initialised from run %s (snapshot %d); it exports to %s, now the served table%n",

@@ -3,6 +3,7 @@ package io.webindex.cli;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.BatchApplier;
 import io.webindex.fluo.WebindexApp;
+import io.webindex.store.AccumuloConnections;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -63,6 +64,7 @@ final class LoadCommand implements Command {
       throw new UsageException("--rate and --watch take positive numbers");
     }
     boolean embedded = args.has("embedded");
+    String app = Cli.currentFluoApp(cfg, AccumuloConnections.connect(cfg));
     CountDownLatch done = new CountDownLatch(1);
     Thread hook =
         new Thread(
@@ -80,10 +82,12 @@ final class LoadCommand implements Command {
     }
     Path dataDir = embedded ? Files.createTempDirectory("webindex-fluo-") : null;
     try (MiniFluo mini =
-            embedded ? WebindexApp.startEmbedded(WebindexApp.connection(cfg), dataDir, 4) : null;
+            embedded
+                ? WebindexApp.startEmbedded(WebindexApp.connection(cfg, app), dataDir, 4)
+                : null;
         FluoClient client =
             FluoFactory.newClient(
-                mini != null ? mini.getClientConfiguration() : WebindexApp.connection(cfg))) {
+                mini != null ? mini.getClientConfiguration() : WebindexApp.connection(cfg, app))) {
       do {
         BatchApplier.Result r =
             new BatchApplier(client, cfg, new Configuration(), ctx.err())

@@ -40,13 +40,14 @@ final class ReconcileCommand implements Command {
     return """
         usage: bin/webindex reconcile --run ID [--embedded] [--conf FILE]
 
-        Makes the live side equal to the batch truth of run ID: re-initialises the Fluo
-        application from the run's seed (its exporter now writes to the run's table), applies
-        the batches newer than the run's snapshot to that table, and then makes it the served
-        table in one atomic step; the previously served table is kept. Finally drops the tables
-        of runs older than the newest webindex.retention.runs successful ones (never the served
-        table or the one served before it). If any step before the switch fails, the served
-        table stays as it was.
+        Makes the live side equal to the batch truth of run ID: starts a new Fluo application
+        <webindex.fluo.app>_<ID> from the run's seed (its exporter writes to the run's table),
+        applies the batches newer than the run's snapshot to that table, and then makes the
+        table and the application the served ones in one atomic step; the previously served
+        table and its application are kept. Finally drops the tables of runs older than the
+        newest webindex.retention.runs successful ones (never the served table or the one served
+        before it). If any step before the switch fails, the served table and the running Fluo
+        application stay as they were.
 
           --run ID       the successful batch run to cut over to
           --embedded     run the Fluo workers in this process (MiniFluo) to catch up; without it
@@ -85,14 +86,21 @@ final class ReconcileCommand implements Command {
     }
     String before = runs.served().map(RunRegistry.Served::table).orElse("(none)");
 
-    FluoConfiguration fc = WebindexApp.initializeFromRun(cfg, run, hadoop);
+    // a new application for the run: the one maintaining the served table stays as it is until
+    // the switch, so a failure before it changes nothing that is served or running
+    String current = Cli.currentFluoApp(cfg, conn);
+    String app = cfg.fluoApp() + "_" + run.runId();
+    if (app.equals(current)) {
+      app = app + "_" + System.currentTimeMillis() / 1000;
+    }
+    FluoConfiguration fc = WebindexApp.initializeFromRun(cfg, run, hadoop, app);
     BatchApplier.Result caughtUp;
     boolean embedded = args.has("embedded");
     Path dataDir = embedded ? Files.createTempDirectory("webindex-fluo-") : null;
     try (MiniFluo mini = embedded ? WebindexApp.startEmbedded(fc, dataDir, 4) : null;
         FluoClient client =
             FluoFactory.newClient(
-                mini != null ? mini.getClientConfiguration() : WebindexApp.connection(cfg))) {
+                mini != null ? mini.getClientConfiguration() : WebindexApp.connection(cfg, app))) {
       caughtUp = new BatchApplier(client, cfg, hadoop, ctx.err()).applyPending(null);
       if (mini != null) {
         mini.waitForObservers();
@@ -104,7 +112,7 @@ final class ReconcileCommand implements Command {
     }
     RunRegistry.Served now;
     try {
-      now = runs.serve(run);
+      now = runs.serve(run, app);
     } catch (StoreException e) {
       throw new StoreException(
           "the switch failed; " + before + " is still served: " + e.getMessage(), e);
@@ -114,6 +122,10 @@ final class ReconcileCommand implements Command {
         .printf(
             "served table: %s (run %s, Fluo caught up to batch %d); previous: %s%n",
             now.table(), run.runId(), caughtUp.appliedAfter(), before);
+    ctx.out()
+        .printf(
+            "Fluo application: %s (was %s; stop the old one's workers on a cluster)%n",
+            app, current);
     ctx.out()
         .printf(
             "retention (%d runs): %s%n",

@@ -8,6 +8,7 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Mutation;
 import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 import org.apache.hadoop.io.Text;
 import org.junit.jupiter.api.Test;
@@ -60,6 +62,16 @@ class ReconcileIT extends AccumuloITBase {
     Mutation m = new Mutation(inlink.getRow());
     m.putDelete(inlink.getColumnFamily(), inlink.getColumnQualifier());
     bw.addMutation(m);
+    Scanner curs = connector().createScanner(live, Authorizations.EMPTY);
+    curs.setRange(Range.prefix("p:"));
+    curs.fetchColumn(new Text("page"), new Text("cur"));
+    Key cur = curs.iterator().next().getKey();
+    Mutation corrupt = new Mutation(cur.getRow());
+    corrupt.put(
+        cur.getColumnFamily(),
+        cur.getColumnQualifier(),
+        new Value("{corrupted".getBytes(StandardCharsets.UTF_8)));
+    bw.addMutation(corrupt);
     bw.close();
 
     assertEquals(
@@ -97,6 +109,11 @@ class ReconcileIT extends AccumuloITBase {
     WebindexConfig cfg = WebindexConfig.load(conf, Map.of());
     RunRegistry runs = new RunRegistry(connector(), cfg.metaTable());
     assertEquals(prefix + "_r1", runs.served().orElseThrow().table());
+    assertEquals(
+        prefix + "_r1", runs.served().orElseThrow().fluoApp(), "one Fluo application per run");
+    assertTrue(
+        connector().tableOperations().exists(prefix + "_fluo"),
+        "the old application's table is untouched");
     assertTrue(connector().tableOperations().exists(live), "the previous served table is kept");
     assertFalse(connector().tableOperations().exists(prefix + "_r0b"));
 
@@ -132,6 +149,34 @@ class ReconcileIT extends AccumuloITBase {
             "--out",
             tmp.resolve("all").toString());
     assertEquals(0, all.status(), all.toString());
+    // a refused cut-over (the run's table is gone) leaves everything as it was
+    Run refused = Run.of(tmp, "reconcile", "--conf", c, "--run", "r0b", "--embedded");
+    assertEquals(2, refused.status(), refused.toString());
+    assertEquals(prefix + "_r1", runs.served().orElseThrow().table());
+
+    // loading goes on through the new application, into the served table
+    Path b3 = Files.createDirectories(store.resolve("batches/00003"));
+    for (Map.Entry<String, String> f : web.batchFiles(3, 100, 1).entrySet()) {
+      Files.writeString(b3.resolve(f.getKey()), f.getValue());
+    }
+    Run load = Run.of(tmp, "load", "--conf", c, "--embedded");
+    assertTrue(load.out().contains("applied batches 3..3"), load.toString());
+    assertEquals(
+        0, Run.of(tmp, "recompute", "--conf", c, "--run", "r3", "--snapshot", "3").status());
+    Run three =
+        Run.of(
+            tmp,
+            "check",
+            "--conf",
+            c,
+            "--run",
+            "r3",
+            "--actual",
+            prefix + "_r1",
+            "--out",
+            tmp.resolve("three").toString());
+    assertEquals(0, three.status(), three.toString());
+
     // query and dump read the served table by default
     Run top = Run.of(tmp, "query", "top", "--conf", c, "--limit", "1");
     assertEquals(0, top.status(), top.toString());

@@ -36,21 +36,40 @@ public final class WebindexApp {
 
   private WebindexApp() {}
 
-  /** Where the application lives: its name, its Fluo table, Accumulo and ZooKeeper. */
+  /**
+   * Where the configured (base) application lives: its name, its Fluo table, Accumulo, ZooKeeper.
+   */
   public static FluoConfiguration connection(WebindexConfig cfg) {
+    return connection(cfg, cfg.fluoApp());
+  }
+
+  /**
+   * Where application {@code app} lives. {@code reconcile} starts one application per run (the
+   * served pointer names the current one), so a failed cut-over never touches the running one.
+   */
+  public static FluoConfiguration connection(WebindexConfig cfg, String app) {
     FluoConfiguration fc = new FluoConfiguration();
-    fc.setApplicationName(cfg.fluoApp());
+    fc.setApplicationName(app);
     fc.setInstanceZookeepers(cfg.zookeepers() + "/fluo");
     fc.setAccumuloInstance(cfg.accumuloInstance());
     fc.setAccumuloZookeepers(cfg.zookeepers());
     fc.setAccumuloUser(cfg.accumuloUser());
     fc.setAccumuloPassword(cfg.accumuloPassword().value());
-    fc.setAccumuloTable(fluoTable(cfg));
+    fc.setAccumuloTable(fluoTable(cfg, app));
     return fc;
   }
 
+  /** The Fluo table of the base application: {@code <prefix>_fluo}. */
   public static String fluoTable(WebindexConfig cfg) {
-    return cfg.tablePrefix() + "_fluo";
+    return fluoTable(cfg, cfg.fluoApp());
+  }
+
+  /** {@code <prefix>_fluo} for the base application, {@code <prefix>_fluo_<app>} for others. */
+  public static String fluoTable(WebindexConfig cfg, String app) {
+    if (app.equals(cfg.fluoApp())) {
+      return cfg.tablePrefix() + "_fluo";
+    }
+    return cfg.tablePrefix() + "_fluo_" + app.replaceAll("[^A-Za-z0-9_]", "_");
   }
 
   /**
@@ -99,6 +118,15 @@ public final class WebindexApp {
    */
   public static FluoConfiguration initializeFromRun(
       WebindexConfig cfg, RunRecord run, Configuration hadoop) throws IOException {
+    return initializeFromRun(cfg, run, hadoop, cfg.fluoApp());
+  }
+
+  /**
+   * As {@link #initializeFromRun(WebindexConfig, RunRecord, Configuration)}, for application {@code
+   * app}.
+   */
+  public static FluoConfiguration initializeFromRun(
+      WebindexConfig cfg, RunRecord run, Configuration hadoop, String app) throws IOException {
     if (run.status() != RunRecord.Status.SUCCEEDED) {
       throw new StoreException(
           "run "
@@ -107,14 +135,14 @@ public final class WebindexApp {
               + run.status()
               + "): cannot start Fluo from it");
     }
-    FluoConfiguration fc = connection(cfg);
+    FluoConfiguration fc = connection(cfg, app);
     configure(fc, cfg, run.table());
     try (FluoAdmin admin = FluoFactory.newAdmin(fc)) {
       admin.initialize(
           new FluoAdmin.InitializationOptions().setClearTable(true).setClearZookeeper(true));
     } catch (FluoAdmin.AlreadyInitializedException | FluoAdmin.TableExistsException e) {
       throw new StoreException(
-          "cannot initialise Fluo application " + cfg.fluoApp() + ": " + e.getMessage(), e);
+          "cannot initialise Fluo application " + app + ": " + e.getMessage(), e);
     }
     Path seed = new Path(run.seedDir());
     FileSystem fs = seed.getFileSystem(hadoop);
@@ -138,7 +166,7 @@ public final class WebindexApp {
           new Path(copy.getParent(), copy.getName() + "-failures"));
       log.info(
           "Fluo application {} seeded from run {} ({} files), exporting to {}",
-          cfg.fluoApp(),
+          app,
           run.runId(),
           files,
           run.table());

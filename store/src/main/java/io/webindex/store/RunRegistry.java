@@ -102,9 +102,10 @@ public final class RunRegistry {
 
   /**
    * The table users and the query commands see, the run it came from, the table served before it,
-   * and since when.
+   * since when, and the Fluo application that maintains it (empty: the configured one).
    */
-  public record Served(String table, String runId, String previousTable, Instant since) {}
+  public record Served(
+      String table, String runId, String previousTable, Instant since, String fluoApp) {}
 
   /** The served table, if one was ever chosen. */
   public Optional<Served> served() {
@@ -126,7 +127,8 @@ public final class RunRegistry {
               f.get("table"),
               f.getOrDefault("run", ""),
               f.getOrDefault("previous", ""),
-              Instant.parse(f.getOrDefault("since", Instant.EPOCH.toString()))));
+              Instant.parse(f.getOrDefault("since", Instant.EPOCH.toString())),
+              f.getOrDefault("fluoApp", "")));
     } catch (TableNotFoundException e) {
       return Optional.empty();
     }
@@ -137,6 +139,11 @@ public final class RunRegistry {
    * served table, never a mix. The table served before is kept and recorded as {@code previous}.
    */
   public Served serve(RunRecord run) {
+    return serve(run, "");
+  }
+
+  /** As {@link #serve(RunRecord)}, recording the Fluo application that now maintains the table. */
+  public Served serve(RunRecord run, String fluoApp) {
     if (run.status() != RunRecord.Status.SUCCEEDED) {
       throw new StoreException("run " + run.runId() + " did not succeed: it cannot be served");
     }
@@ -144,12 +151,13 @@ public final class RunRegistry {
     if (previous.equals(run.table())) {
       previous = served().map(Served::previousTable).orElse("");
     }
-    Served now = new Served(run.table(), run.runId(), previous, Instant.now());
+    Served now = new Served(run.table(), run.runId(), previous, Instant.now(), fluoApp);
     Mutation m = new Mutation(SERVED_ROW);
     m.put(SERVED_FAM, "table", now.table());
     m.put(SERVED_FAM, "run", now.runId());
     m.put(SERVED_FAM, "previous", now.previousTable());
     m.put(SERVED_FAM, "since", now.since().toString());
+    m.put(SERVED_FAM, "fluoApp", fluoApp);
     write(m);
     return now;
   }
