@@ -24,7 +24,8 @@ final class CheckCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex check --run ID --actual TABLE [--applied A] [--mode M] [--out DIR] [--conf FILE]
+        usage: bin/webindex check --run ID --actual TABLE [--applied A] [--mode M] [--out DIR]
+                                  [--fluo [--embedded]] [--conf FILE]
 
         Compares the query table of batch run ID (the truth) with TABLE (the Fluo-maintained
         table), cell for cell, and checks both tables' invariants (pagecount = rank columns,
@@ -40,6 +41,10 @@ final class CheckCommand implements Command {
           --mode M       auto (default), scanner (one process) or mapreduce (one map task per
                          row range; for tables that do not fit one process)
           --out DIR      where the reports go (default: the working directory)
+          --fluo         also compare the Fluo table (of the application maintaining the served
+                         table) with the run's Fluo seed; needs the application to have applied
+                         exactly the run's batches, and its oracle running
+          --embedded     with --fluo: run the application's oracle in this process
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)
         """;
@@ -49,7 +54,9 @@ final class CheckCommand implements Command {
   public int run(List<String> raw, Cli ctx) throws Exception {
     Args args =
         Args.parse(
-            raw, Set.of(Cli.CONF_OPTION, "run", "actual", "applied", "mode", "out"), Set.of());
+            raw,
+            Set.of(Cli.CONF_OPTION, "run", "actual", "applied", "mode", "out"),
+            Set.of("fluo", "embedded"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;
@@ -65,6 +72,12 @@ final class CheckCommand implements Command {
             args.required("actual", "the Fluo-maintained table")));
     args.value("applied").ifPresent(v -> toolArgs.addAll(List.of("--applied", v)));
     args.value("mode").ifPresent(v -> toolArgs.addAll(List.of("--mode", v)));
+    if (args.has("fluo")) {
+      toolArgs.add("--fluo");
+    }
+    if (args.has("embedded")) {
+      toolArgs.add("--embedded");
+    }
     toolArgs.addAll(
         List.of(
             "--out",

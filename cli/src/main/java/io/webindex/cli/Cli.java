@@ -1,6 +1,7 @@
 package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.fluo.WebindexApp;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
@@ -174,11 +175,7 @@ public final class Cli {
    * configured one.
    */
   public static String currentFluoApp(WebindexConfig cfg, Connector conn) {
-    return new RunRegistry(conn, cfg.metaTable())
-        .served()
-        .map(RunRegistry.Served::fluoApp)
-        .filter(a -> !a.isEmpty())
-        .orElse(cfg.fluoApp());
+    return WebindexApp.currentApp(cfg, conn);
   }
 
   /** Blocks a long-running command ({@code dev}) until {@link #requestStop()} or interruption. */

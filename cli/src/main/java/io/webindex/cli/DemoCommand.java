@@ -178,20 +178,7 @@ final class DemoCommand implements Command {
       CheckReport r =
           new CheckRunner(cfg, conn, new Configuration())
               .run(batch, base.table(), applied.appliedAfter(), CheckRunner.Mode.AUTO);
-      CheckReport report =
-          new CheckReport(
-              r.expectedTable(),
-              r.actualTable(),
-              r.runId(),
-              r.snapshot(),
-              r.fluoApplied(),
-              r.mode(),
-              r.started(),
-              r.finished(),
-              r.ranges(),
-              r.invariants(),
-              seed,
-              r.samples());
+      CheckReport report = CheckTool.withSeed(r, seed);
       CheckTool.write(report, out);
       ctx.err().print(CheckReportConsole.summary(report));
       ctx.out()

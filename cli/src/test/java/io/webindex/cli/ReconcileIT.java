@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.check.CheckReport;
+import io.webindex.core.check.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.CountCodec;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
@@ -50,10 +53,11 @@ class ReconcileIT extends AccumuloITBase {
     assertEquals(
         0, Run.of(tmp, "recompute", "--conf", c, "--run", "r0b", "--snapshot", "0").status());
     assertEquals(0, Run.of(tmp, "fluo-init", "--conf", c, "--run", "r0").status());
-    assertEquals(0, Run.of(tmp, "load", "--conf", c, "--embedded", "--up-to", "1").status());
+    assertEquals(0, Run.of(tmp, "load", "--conf", c, "--embedded", "--up-to", "0").status());
     String live = prefix + "_r0";
 
-    // the live side goes wrong: a lost inlinks column and a corrupted page
+    // the live side goes wrong: it never applied batch 1 (a dropped delta), lost an inlinks column,
+    // has a corrupted page and a wrong t: row
     Scanner s = connector().createScanner(live, Authorizations.EMPTY);
     s.setRange(Range.prefix("p:"));
     s.fetchColumnFamily(new Text("inlinks"));
@@ -72,6 +76,16 @@ class ReconcileIT extends AccumuloITBase {
         cur.getColumnQualifier(),
         new Value("{corrupted".getBytes(StandardCharsets.UTF_8)));
     bw.addMutation(corrupt);
+    Scanner tops = connector().createScanner(live, Authorizations.EMPTY);
+    tops.setRange(Range.prefix("t:"));
+    String topRow = tops.iterator().next().getKey().getRow().toString();
+    Mutation dropTop = new Mutation(topRow);
+    dropTop.putDelete("", "");
+    bw.addMutation(dropTop);
+    Mutation wrongTop =
+        new Mutation("t:" + CountCodec.encode(999) + topRow.substring(2 + CountCodec.WIDTH));
+    wrongTop.put("", "", "999");
+    bw.addMutation(wrongTop);
     bw.close();
 
     assertEquals(
@@ -90,7 +104,11 @@ class ReconcileIT extends AccumuloITBase {
             tmp.resolve("before").toString());
     assertEquals(1, bad.status(), bad.toString());
     assertTrue(bad.out().contains("INCONSISTENT"), bad.out());
-    assertTrue(Files.readString(tmp.resolve("before/check.json")).contains("\"INCOUNT_MISMATCH\""));
+    String before = Files.readString(tmp.resolve("before/check.json"));
+    for (String kind :
+        new String[] {"MISSING", "EXTRA", "DIFFERENT", "INCOUNT_MISMATCH", "TOTAL_MISMATCH"}) {
+      assertTrue(before.contains("\"" + kind + "\""), kind + " reported: " + before);
+    }
 
     Run rec = Run.of(tmp, "reconcile", "--conf", c, "--run", "r1", "--embedded");
     assertEquals(0, rec.status(), rec.toString());
@@ -173,9 +191,16 @@ class ReconcileIT extends AccumuloITBase {
             "r3",
             "--actual",
             prefix + "_r1",
+            "--fluo",
+            "--embedded",
             "--out",
             tmp.resolve("three").toString());
     assertEquals(0, three.status(), three.toString());
+    String json = Files.readString(tmp.resolve("three/check.json"));
+    CheckReport.SeedComparison seed = CheckReportJson.fromJson(json).fluoSeed();
+    assertTrue(
+        seed != null && seed.compared() > 100 && seed.differences() == 0,
+        "the Fluo table was compared with r3's seed: " + json);
 
     // query and dump read the served table by default
     Run top = Run.of(tmp, "query", "top", "--conf", c, "--limit", "1");

@@ -6,6 +6,7 @@ import io.webindex.core.schema.FluoSchema;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
 import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import org.apache.accumulo.core.client.Connector;
@@ -57,6 +58,18 @@ public final class WebindexApp {
     fc.setAccumuloPassword(cfg.accumuloPassword().value());
     fc.setAccumuloTable(fluoTable(cfg, app));
     return fc;
+  }
+
+  /**
+   * The application that maintains the served table (the served pointer names it after a {@code
+   * reconcile}), else the configured one.
+   */
+  public static String currentApp(WebindexConfig cfg, Connector conn) {
+    return new RunRegistry(conn, cfg.metaTable())
+        .served()
+        .map(RunRegistry.Served::fluoApp)
+        .filter(a -> !a.isEmpty())
+        .orElse(cfg.fluoApp());
   }
 
   /** The Fluo table of the base application: {@code <prefix>_fluo}. */

@@ -6,16 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.check.CheckReport;
 import io.webindex.core.check.CheckReportJson;
+import io.webindex.core.check.Exclusions;
 import io.webindex.core.check.Finding;
 import io.webindex.core.check.Kind;
 import io.webindex.core.check.RangeTotals;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.mr.check.CheckRunner;
 import io.webindex.mr.check.CheckTool;
+import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.SnapshotExclusions;
 import io.webindex.testkit.AccumuloITBase;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,6 +27,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.BatchWriter;
@@ -185,6 +190,34 @@ class CheckIT extends AccumuloITBase {
     CheckReport dropped = check(truth, behind.table(), 2, CheckRunner.Mode.SCANNER);
     assertFalse(dropped.consistent());
     assertTrue(dropped.differences() > 0);
+    // the differences are in the p: range and every sampled one concerns what batch 2 touched
+    // (its pages, their links, and the links their versions at snapshot 1 had)
+    assertTrue(
+        dropped.ranges().stream()
+                .filter(t -> t.range().equals("p:"))
+                .findFirst()
+                .orElseThrow()
+                .differences()
+            > 0);
+    Exclusions touched =
+        SnapshotExclusions.compute(
+            connector(),
+            behind.table(),
+            new RawPageStore(cfg.storeRoot(), new Configuration()),
+            1,
+            2,
+            cfg.readLimits());
+    List<Finding> diffs = dropped.samples().stream().filter(f -> f.kind().isDifference()).toList();
+    assertFalse(diffs.isEmpty());
+    for (Finding f : diffs) {
+      assertTrue(
+          touched.excludes(
+              new Cell.Column(
+                  f.row(),
+                  f.column().substring(0, f.column().indexOf(':')),
+                  f.column().substring(f.column().indexOf(':') + 1))),
+          "a difference outside what batch 2 touched: " + f);
+    }
 
     // Fluo ahead of the run: the live side applied batch 2, the run's snapshot is 1
     RunRecord older = recompute("older", 1);

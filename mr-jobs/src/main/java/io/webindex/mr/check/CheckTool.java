@@ -5,6 +5,8 @@ import io.webindex.core.check.CheckReportConsole;
 import io.webindex.core.check.CheckReportHtml;
 import io.webindex.core.check.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.fluo.SeedCheck;
+import io.webindex.fluo.WebindexApp;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -21,6 +23,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.fluo.api.client.FluoClient;
+import org.apache.fluo.api.client.FluoFactory;
+import org.apache.fluo.api.config.FluoConfiguration;
+import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
@@ -60,7 +66,8 @@ public final class CheckTool extends Configured implements Tool {
   }
 
   static String usage() {
-    return "usage: check [--webindex-conf FILE] --run ID --actual TABLE [--applied A] [--mode auto|scanner|mapreduce] [--out DIR]";
+    return "usage: check [--webindex-conf FILE] --run ID --actual TABLE [--applied A] [--mode auto|scanner|mapreduce]"
+        + " [--out DIR] [--fluo [--embedded]]";
   }
 
   @Override
@@ -81,6 +88,10 @@ public final class CheckTool extends Configured implements Tool {
       if (a.equals("-h") || a.equals("--help")) {
         out.println(usage());
         return 0;
+      }
+      if (a.equals("--fluo") || a.equals("--embedded")) {
+        o.put(a.substring(2), "true");
+        continue;
       }
       if (!a.startsWith("--") || i + 1 >= args.length) {
         throw new IllegalArgumentException("unexpected argument " + a);
@@ -120,11 +131,70 @@ public final class CheckTool extends Configured implements Tool {
     Configuration conf = new Configuration(getConf());
     conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
     CheckReport report = new CheckRunner(cfg, conn, conf).run(run, o.get("actual"), applied, mode);
+    if (o.containsKey("fluo")) {
+      report =
+          withSeed(
+              report, seedComparison(cfg, conn, conf, run, applied, o.containsKey("embedded")));
+    }
     last = report;
     write(report, Paths.get(o.getOrDefault("out", ".")));
     out.print(CheckReportConsole.summary(report));
     out.flush();
     return report.consistent() ? 0 : INCONSISTENT;
+  }
+
+  /**
+   * The Fluo table of the application that maintains the served table against the run's seed; only
+   * meaningful when the application applied exactly the run's batches.
+   */
+  static CheckReport.SeedComparison seedComparison(
+      WebindexConfig cfg,
+      Connector conn,
+      Configuration conf,
+      RunRecord run,
+      long applied,
+      boolean embedded)
+      throws Exception {
+    if (applied != run.snapshot()) {
+      throw new IllegalArgumentException(
+          "--fluo compares the Fluo table with run "
+              + run.runId()
+              + "'s seed, which needs the application to have applied"
+              + " exactly the run's batches (snapshot "
+              + run.snapshot()
+              + ", applied "
+              + applied
+              + ")");
+    }
+    FluoConfiguration fc = WebindexApp.connection(cfg, WebindexApp.currentApp(cfg, conn));
+    if (!embedded) {
+      try (FluoClient client = FluoFactory.newClient(fc)) {
+        return SeedCheck.compare(client, run.seedDir(), conf);
+      }
+    }
+    Path dir = Files.createTempDirectory("webindex-check-fluo-");
+    try (MiniFluo mini = WebindexApp.startEmbedded(fc, dir, 1);
+        FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
+      mini.waitForObservers();
+      return SeedCheck.compare(client, run.seedDir(), conf);
+    }
+  }
+
+  /** The report with a seed comparison. */
+  public static CheckReport withSeed(CheckReport r, CheckReport.SeedComparison seed) {
+    return new CheckReport(
+        r.expectedTable(),
+        r.actualTable(),
+        r.runId(),
+        r.snapshot(),
+        r.fluoApplied(),
+        r.mode(),
+        r.started(),
+        r.finished(),
+        r.ranges(),
+        r.invariants(),
+        seed,
+        r.samples());
   }
 
   /** Writes {@code check.json} and {@code check.html} into {@code dir}. */
