@@ -1,6 +1,5 @@
 package io.webindex.mr;
 
-import java.io.IOException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
@@ -24,41 +23,8 @@ public final class WholeFileInputFormat extends FileInputFormat<Text, LongWritab
   @Override
   public RecordReader<Text, LongWritable> createRecordReader(
       InputSplit split, TaskAttemptContext ctx) {
-    return new RecordReader<>() {
-      private FileSplit fileSplit;
-      private boolean done;
-
-      @Override
-      public void initialize(InputSplit s, TaskAttemptContext c) {
-        fileSplit = (FileSplit) s;
-      }
-
-      @Override
-      public boolean nextKeyValue() {
-        if (done) {
-          return false;
-        }
-        done = true;
-        return true;
-      }
-
-      @Override
-      public Text getCurrentKey() {
-        return new Text(fileSplit.getPath().toString());
-      }
-
-      @Override
-      public LongWritable getCurrentValue() {
-        return new LongWritable(fileSplit.getLength());
-      }
-
-      @Override
-      public float getProgress() {
-        return done ? 1f : 0f;
-      }
-
-      @Override
-      public void close() throws IOException {}
-    };
+    return new SingleRecordReader<>(
+        s -> new Text(((FileSplit) s).getPath().toString()),
+        s -> new LongWritable(((FileSplit) s).getLength()));
   }
 }

@@ -35,26 +35,15 @@ public final class PageJson {
     if (p.deleted()) {
       throw new IllegalArgumentException("a deleted page has no page:cur");
     }
-    StringWriter w = new StringWriter(128 + 64 * p.links().size());
-    try (JsonGenerator g = FACTORY.createGenerator(w)) {
-      g.writeStartObject();
-      g.writeStringField("url", p.url());
-      g.writeStringField("crawled", p.version().crawled().toString());
-      g.writeStringField("title", p.title());
-      g.writeNumberField("outlinkcount", p.links().size());
-      g.writeArrayFieldStart("outlinks");
-      for (Link l : p.links()) {
-        g.writeStartObject();
-        g.writeStringField("url", l.url());
-        g.writeStringField("anchor", l.anchor());
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return w.toString();
+    return render(
+        128 + 64 * p.links().size(),
+        g -> {
+          g.writeStringField("url", p.url());
+          g.writeStringField("crawled", p.version().crawled().toString());
+          g.writeStringField("title", p.title());
+          g.writeNumberField("outlinkcount", p.links().size());
+          writeLinks(g, "outlinks", p.links(), false);
+        });
   }
 
   /**
@@ -62,24 +51,50 @@ public final class PageJson {
    * generators of test and benchmark input.
    */
   public static String toInputLine(Page p) {
-    StringWriter w = new StringWriter(128 + 64 * p.links().size());
+    return render(
+        128 + 64 * p.links().size(),
+        g -> {
+          g.writeStringField("url", p.url());
+          g.writeStringField("crawled", p.version().crawled().toString());
+          if (p.deleted()) {
+            g.writeBooleanField("deleted", true);
+          } else {
+            g.writeStringField("title", p.title());
+            writeLinks(g, "links", p.links(), false);
+          }
+        });
+  }
+
+  public static String toStoredJson(Page p) {
+    return render(
+        160 + 96 * p.links().size(),
+        g -> {
+          g.writeStringField("url", p.url());
+          g.writeStringField("key", p.key());
+          g.writeStringField("crawled", p.version().crawled().toString());
+          g.writeNumberField("batch", p.version().batch());
+          g.writeStringField("file", p.version().file());
+          g.writeNumberField("offset", p.version().offset());
+          if (p.deleted()) {
+            g.writeBooleanField("deleted", true);
+          } else {
+            g.writeStringField("title", p.title());
+            writeLinks(g, "outlinks", p.links(), true);
+          }
+        });
+  }
+
+  /** The fields of one JSON object. */
+  private interface Fields {
+    void write(JsonGenerator g) throws IOException;
+  }
+
+  /** One compact JSON object. */
+  private static String render(int capacity, Fields fields) {
+    StringWriter w = new StringWriter(capacity);
     try (JsonGenerator g = FACTORY.createGenerator(w)) {
       g.writeStartObject();
-      g.writeStringField("url", p.url());
-      g.writeStringField("crawled", p.version().crawled().toString());
-      if (p.deleted()) {
-        g.writeBooleanField("deleted", true);
-      } else {
-        g.writeStringField("title", p.title());
-        g.writeArrayFieldStart("links");
-        for (Link l : p.links()) {
-          g.writeStartObject();
-          g.writeStringField("url", l.url());
-          g.writeStringField("anchor", l.anchor());
-          g.writeEndObject();
-        }
-        g.writeEndArray();
-      }
+      fields.write(g);
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -87,35 +102,19 @@ public final class PageJson {
     return w.toString();
   }
 
-  public static String toStoredJson(Page p) {
-    StringWriter w = new StringWriter(160 + 96 * p.links().size());
-    try (JsonGenerator g = FACTORY.createGenerator(w)) {
+  private static void writeLinks(JsonGenerator g, String field, List<Link> links, boolean withKeys)
+      throws IOException {
+    g.writeArrayFieldStart(field);
+    for (Link l : links) {
       g.writeStartObject();
-      g.writeStringField("url", p.url());
-      g.writeStringField("key", p.key());
-      g.writeStringField("crawled", p.version().crawled().toString());
-      g.writeNumberField("batch", p.version().batch());
-      g.writeStringField("file", p.version().file());
-      g.writeNumberField("offset", p.version().offset());
-      if (p.deleted()) {
-        g.writeBooleanField("deleted", true);
-      } else {
-        g.writeStringField("title", p.title());
-        g.writeArrayFieldStart("outlinks");
-        for (Link l : p.links()) {
-          g.writeStartObject();
-          g.writeStringField("url", l.url());
-          g.writeStringField("key", l.key());
-          g.writeStringField("anchor", l.anchor());
-          g.writeEndObject();
-        }
-        g.writeEndArray();
+      g.writeStringField("url", l.url());
+      if (withKeys) {
+        g.writeStringField("key", l.key());
       }
+      g.writeStringField("anchor", l.anchor());
       g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
-    return w.toString();
+    g.writeEndArray();
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.webindex.mr.check;
 
+import io.webindex.mr.SingleRecordReader;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -93,41 +94,7 @@ public final class RangeInputFormat extends InputFormat<Text, Text> {
 
   @Override
   public RecordReader<Text, Text> createRecordReader(InputSplit split, TaskAttemptContext ctx) {
-    return new RecordReader<>() {
-      private RangeSplit range;
-      private boolean done;
-
-      @Override
-      public void initialize(InputSplit s, TaskAttemptContext c) {
-        range = (RangeSplit) s;
-      }
-
-      @Override
-      public boolean nextKeyValue() {
-        if (done) {
-          return false;
-        }
-        done = true;
-        return true;
-      }
-
-      @Override
-      public Text getCurrentKey() {
-        return new Text(range.start);
-      }
-
-      @Override
-      public Text getCurrentValue() {
-        return new Text(range.end);
-      }
-
-      @Override
-      public float getProgress() {
-        return done ? 1 : 0;
-      }
-
-      @Override
-      public void close() {}
-    };
+    return new SingleRecordReader<>(
+        s -> new Text(((RangeSplit) s).start), s -> new Text(((RangeSplit) s).end));
   }
 }
