@@ -1,7 +1,6 @@
 package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.fluo.WebindexApp;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
@@ -168,14 +167,6 @@ public final class Cli {
                 new UsageException(
                     "no --table given and no served table yet (bin/webindex fluo-init or reconcile"
                         + " choose one)"));
-  }
-
-  /**
-   * The Fluo application that maintains the served table (recorded by {@code reconcile}), else the
-   * configured one.
-   */
-  public static String currentFluoApp(WebindexConfig cfg, Connector conn) {
-    return WebindexApp.currentApp(cfg, conn);
   }
 
   /** Blocks a long-running command ({@code dev}) until {@link #requestStop()} or interruption. */

@@ -23,11 +23,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -204,7 +201,7 @@ final class DemoCommand implements Command {
       if (keep) {
         ctx.err().println("demo: kept " + tmp);
       } else {
-        deleteRecursively(tmp);
+        EmbeddedAccumulo.deleteRecursively(tmp);
       }
     }
     return 0;
@@ -320,27 +317,5 @@ final class DemoCommand implements Command {
     List<String> labels = new ArrayList<>(List.of(reversed.split("\\.")));
     Collections.reverse(labels);
     return String.join(".", labels);
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    Files.walkFileTree(
-        dir,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.delete(file);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-            Files.delete(d);
-            return FileVisitResult.CONTINUE;
-          }
-        });
   }
 }

@@ -295,7 +295,8 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     }
   }
 
-  private static void deleteRecursively(Path p) throws IOException {
+  /** Deletes a file or directory tree; nothing when it does not exist. */
+  static void deleteRecursively(Path p) throws IOException {
     if (!Files.exists(p)) {
       return;
     }

@@ -64,7 +64,7 @@ final class LoadCommand implements Command {
       throw new UsageException("--rate and --watch take positive numbers");
     }
     boolean embedded = args.has("embedded");
-    String app = Cli.currentFluoApp(cfg, AccumuloConnections.connect(cfg));
+    String app = WebindexApp.currentApp(cfg, AccumuloConnections.connect(cfg));
     CountDownLatch done = new CountDownLatch(1);
     Thread hook =
         new Thread(
@@ -115,7 +115,7 @@ final class LoadCommand implements Command {
     } finally {
       done.countDown();
       if (dataDir != null) {
-        DemoCommand.deleteRecursively(dataDir);
+        EmbeddedAccumulo.deleteRecursively(dataDir);
       }
     }
     return 0;

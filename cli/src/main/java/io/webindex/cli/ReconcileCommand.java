@@ -88,7 +88,7 @@ final class ReconcileCommand implements Command {
 
     // a new application for the run: the one maintaining the served table stays as it is until
     // the switch, so a failure before it changes nothing that is served or running
-    String current = Cli.currentFluoApp(cfg, conn);
+    String current = WebindexApp.currentApp(cfg, conn);
     String app = cfg.fluoApp() + "_" + run.runId();
     if (app.equals(current)) {
       app = app + "_" + System.currentTimeMillis() / 1000;
@@ -107,7 +107,7 @@ final class ReconcileCommand implements Command {
       }
     } finally {
       if (dataDir != null) {
-        DemoCommand.deleteRecursively(dataDir);
+        EmbeddedAccumulo.deleteRecursively(dataDir);
       }
     }
     RunRegistry.Served now;

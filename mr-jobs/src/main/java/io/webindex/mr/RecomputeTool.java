@@ -68,7 +68,6 @@ public final class RecomputeTool extends Configured implements Tool {
   public static final int USAGE = 2;
 
   private final PrintStream out;
-  private RunRecord lastRun;
 
   public RecomputeTool() {
     this(System.out);
@@ -80,11 +79,6 @@ public final class RecomputeTool extends Configured implements Tool {
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new Configuration(), new RecomputeTool(), args));
-  }
-
-  /** The record of the last run this tool made (null before). */
-  public RunRecord lastRun() {
-    return lastRun;
   }
 
   static String usage() {
@@ -293,7 +287,6 @@ public final class RecomputeTool extends Configured implements Tool {
       counters.put("time.total.ms", Duration.between(started, finished).toMillis());
       record = record.finish(RunRecord.Status.SUCCEEDED, finished, counters, "");
       registry.put(record);
-      lastRun = record;
       printSummary(record);
       return 0;
     } catch (Exception | Error e) {
@@ -309,7 +302,6 @@ public final class RecomputeTool extends Configured implements Tool {
       }
       record = record.finish(RunRecord.Status.FAILED, Instant.now(), counters, what);
       registry.put(record);
-      lastRun = record;
       System.err.println(
           "recompute: run " + runId + " FAILED: " + what + " (nothing served was touched)");
       return 1;

@@ -21,7 +21,6 @@ import org.apache.fluo.mapreduce.FluoKeyValueGenerator;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Partitioner;
@@ -231,9 +230,5 @@ public final class SortJob {
     protected void cleanup(Context context) throws IOException, InterruptedException {
       mos.close();
     }
-  }
-
-  static Text text(byte[] b) {
-    return new Text(b);
   }
 }

@@ -6,16 +6,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.index.ReferenceIndex;
-import io.webindex.core.model.Page;
-import io.webindex.core.read.PageSink;
-import io.webindex.core.read.ReadLimits;
-import io.webindex.core.read.ReadStats;
-import io.webindex.core.read.Reject;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.fluo.BatchApplier;
 import io.webindex.fluo.WebindexApp;
-import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.TableDump;
@@ -94,26 +88,7 @@ class IncrementalIT extends AccumuloITBase {
   }
 
   ReferenceIndex reference(long snapshot) throws IOException {
-    ReferenceIndex ref = new ReferenceIndex();
-    RawPageStore raw = new RawPageStore(cfg.storeRoot(), new Configuration());
-    for (RawPageStore.Batch b : raw.batches()) {
-      if (b.seq() <= snapshot) {
-        raw.read(
-            b,
-            ReadLimits.DEFAULT,
-            new ReadStats(),
-            new PageSink() {
-              @Override
-              public void page(Page page) {
-                ref.apply(page);
-              }
-
-              @Override
-              public void reject(Reject reject) {}
-            });
-      }
-    }
-    return ref;
+    return References.of(cfg.storeRoot(), snapshot);
   }
 
   List<String> dump(String table) throws IOException {

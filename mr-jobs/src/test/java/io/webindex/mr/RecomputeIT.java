@@ -5,12 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.index.ReferenceIndex;
-import io.webindex.core.model.Page;
-import io.webindex.core.read.PageReaders;
-import io.webindex.core.read.PageSink;
-import io.webindex.core.read.ReadLimits;
-import io.webindex.core.read.ReadStats;
-import io.webindex.core.read.Reject;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.synth.RandomWeb;
@@ -29,7 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableNotFoundException;
@@ -99,37 +92,7 @@ class RecomputeIT extends AccumuloITBase {
 
   /** Reads the store the way the jobs must: every file of every batch <= snapshot. */
   ReferenceIndex reference(long snapshot) throws IOException {
-    ReferenceIndex ref = new ReferenceIndex();
-    try (Stream<Path> dirs = Files.list(store.resolve("batches"))) {
-      for (Path dir : dirs.sorted().toList()) {
-        long seq = Long.parseLong(dir.getFileName().toString());
-        if (seq > snapshot) {
-          continue;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-          for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-            try (InputStream in = Files.newInputStream(f)) {
-              PageReaders.read(
-                  in,
-                  dir.relativize(f).toString(),
-                  seq,
-                  ReadLimits.DEFAULT,
-                  new ReadStats(),
-                  new PageSink() {
-                    @Override
-                    public void page(Page page) {
-                      ref.apply(page);
-                    }
-
-                    @Override
-                    public void reject(Reject reject) {}
-                  });
-            }
-          }
-        }
-      }
-    }
-    return ref;
+    return References.of(store.toUri().toString(), snapshot);
   }
 
   @Test

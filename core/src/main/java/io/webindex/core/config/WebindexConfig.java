@@ -202,38 +202,4 @@ public record WebindexConfig(
   public String runTable(String runId) {
     return tablePrefix + "_" + runId;
   }
-
-  public WebindexConfig withStoreRoot(String root) {
-    return new WebindexConfig(
-        accumuloInstance,
-        zookeepers,
-        accumuloUser,
-        accumuloPassword,
-        tablePrefix,
-        root,
-        workDir,
-        recomputeTablets,
-        retentionRuns,
-        readLimits,
-        rejectSamplesPerTask,
-        fluoApp,
-        fluoBuckets);
-  }
-
-  public WebindexConfig withWorkDir(String dir) {
-    return new WebindexConfig(
-        accumuloInstance,
-        zookeepers,
-        accumuloUser,
-        accumuloPassword,
-        tablePrefix,
-        storeRoot,
-        dir,
-        recomputeTablets,
-        retentionRuns,
-        readLimits,
-        rejectSamplesPerTask,
-        fluoApp,
-        fluoBuckets);
-  }
 }

@@ -47,7 +47,6 @@ public final class CheckTool extends Configured implements Tool {
   public static final int USAGE = 2;
 
   private final PrintStream out;
-  private CheckReport last;
 
   public CheckTool() {
     this(System.out);
@@ -59,10 +58,6 @@ public final class CheckTool extends Configured implements Tool {
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new Configuration(), new CheckTool(), args));
-  }
-
-  public CheckReport lastReport() {
-    return last;
   }
 
   static String usage() {
@@ -136,7 +131,6 @@ public final class CheckTool extends Configured implements Tool {
           withSeed(
               report, seedComparison(cfg, conn, conf, run, applied, o.containsKey("embedded")));
     }
-    last = report;
     write(report, Paths.get(o.getOrDefault("out", ".")));
     out.print(CheckReportConsole.summary(report));
     out.flush();
