@@ -1,15 +1,12 @@
 package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.fluo.WebindexApp;
-import io.webindex.store.AccumuloConnections;
-import io.webindex.store.RunRecord;
-import io.webindex.store.RunRegistry;
+import io.webindex.fluo.Cutover;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
-/** {@code fluo-init}: (re)initialises the Fluo application from a batch run. */
+/** {@code fluo-init}: starts the configured Fluo application from a batch run. */
 final class FluoInitCommand implements Command {
   @Override
   public String name() {
@@ -24,25 +21,39 @@ final class FluoInitCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex fluo-init --run ID [--conf FILE]
+        usage: bin/webindex fluo-init --run ID [--embedded] [--force] [--wait SECONDS] [--conf FILE]
 
-        Initialises the Fluo application webindex.fluo.app afresh from the successful batch run
-        ID: clears the application's Fluo table (<prefix>_fluo) and ZooKeeper state, configures
-        its observers and queues, points its exporter at the run's query table, and bulk imports
-        the run's Fluo seed (which holds the resume point: the run's snapshot). Run it while no
-        worker of the application is running. The run's table becomes the served table (the one
-        query and dump read by default). Then apply the newer batches with `bin/webindex load`
-        (--embedded runs the workers in that process).
+        Initialises the Fluo application webindex.fluo.app from the successful batch run ID:
+        configures its observers and queues, points its exporter at the run's query table, and
+        bulk imports the run's Fluo seed (which holds the resume point: the run's snapshot).
+        Then it applies the batches newer than the snapshot, and only then makes the run's
+        table the served table (the one query and dump read by default).
+
+        It checks before it changes anything: the run succeeded, its seed is there and was laid
+        out with webindex.fluo.buckets buckets, and no application maintained its table yet.
+        When the application exists already (for another run, or serving), it refuses unless
+        --force is given; when it was started from the same run, it is resumed instead.
 
           --run ID      the batch run to start from (see its record in <prefix>_meta)
+          --embedded    run the application's workers in this process (MiniFluo) to catch up;
+                        without it, when batches are pending, its oracle and workers must run
+                        as their own processes: it waits for them, else says what to start and
+                        exits with status 3 (run it again once they run)
+          --wait S      how long to wait for the oracle and workers (default 20 seconds)
+          --force       re-initialise an existing application (its state is discarded; the
+                        table it maintained is no longer kept up to date)
           --conf FILE   webindex configuration (default: conf/webindex.properties, else the
                         running `bin/webindex dev` instance)
+
+        exit status: 0 done, 2 refused or failed (nothing served changed), 3 waiting for the
+        application's oracle and workers
         """;
   }
 
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
-    Args args = Args.parse(raw, Set.of(Cli.CONF_OPTION, "run"), Set.of());
+    Args args =
+        Args.parse(raw, Set.of(Cli.CONF_OPTION, "run", "wait"), Set.of("embedded", "force"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;
@@ -50,16 +61,32 @@ final class FluoInitCommand implements Command {
     args.expectPositionals(0, "");
     String runId = args.required("run", "the batch run to start from");
     WebindexConfig cfg = ctx.config(args.value(Cli.CONF_OPTION).orElse(null)).config();
-    RunRegistry runs = new RunRegistry(AccumuloConnections.connect(cfg), cfg.metaTable());
-    RunRecord run =
-        runs.get(runId)
-            .orElseThrow(() -> new UsageException("no run " + runId + " in " + cfg.metaTable()));
-    WebindexApp.initializeFromRun(cfg, run, new Configuration());
-    runs.serve(run, cfg.fluoApp());
+    Cutover.Result r =
+        new Cutover(cfg, new Configuration(), ctx.err())
+            .run(
+                new Cutover.Options(
+                    runId,
+                    cfg.fluoApp(),
+                    args.has("embedded"),
+                    args.has("force"),
+                    false,
+                    ReconcileCommand.wait(args)));
+    if (r.waiting() != null) {
+      ctx.err().println("webindex: " + r.waiting());
+      return ReconcileCommand.WAITING;
+    }
     ctx.out()
         .printf(
-            "Fluo application %s initialised from run %s (snapshot %d); it exports to %s, now the served table%n",
-            cfg.fluoApp(), run.runId(), run.snapshot(), run.table());
+            "Fluo application %s %s from run %s (snapshot %d); it exports to %s, now the served"
+                + " table%n",
+            r.app(),
+            r.resumed() ? "resumed" : "initialised",
+            r.run().runId(),
+            r.run().snapshot(),
+            r.run().table());
+    if (r.appliedAfter() > r.run().snapshot()) {
+      ctx.out().printf("Fluo caught up to batch %d before the switch%n", r.appliedAfter());
+    }
     return 0;
   }
 }

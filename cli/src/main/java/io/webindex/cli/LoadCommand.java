@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.accumulo.core.client.Connector;
 import org.apache.fluo.api.client.FluoClient;
 import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.mini.MiniFluo;
@@ -41,7 +42,9 @@ final class LoadCommand implements Command {
                              running `bin/webindex dev` instance)
           --up-to S          apply batches <= S only
           --rate N           load at most N pages per second (default: no limit)
-          --watch SECONDS    keep running: look for new batches every SECONDS until Ctrl-C
+          --watch SECONDS    keep running: look for new batches every SECONDS until Ctrl-C;
+                             after a cut-over (reconcile) it follows the served pointer to the
+                             new application
           --embedded         run the application's oracle and workers in this process (MiniFluo);
                              without it they must already run (Fluo's own oracle and workers)
         """;
@@ -64,7 +67,7 @@ final class LoadCommand implements Command {
       throw new UsageException("--rate and --watch take positive numbers");
     }
     boolean embedded = args.has("embedded");
-    String app = WebindexApp.currentApp(cfg, AccumuloConnections.connect(cfg));
+    Connector conn = AccumuloConnections.connect(cfg);
     CountDownLatch done = new CountDownLatch(1);
     Thread hook =
         new Thread(
@@ -80,6 +83,39 @@ final class LoadCommand implements Command {
     if (watch > 0) {
       Runtime.getRuntime().addShutdownHook(hook);
     }
+    try {
+      String app = WebindexApp.currentApp(cfg, conn);
+      while (app != null) {
+        app = loadInto(app, cfg, conn, ctx, embedded, upTo, rate, watch);
+      }
+    } finally {
+      done.countDown();
+    }
+    return 0;
+  }
+
+  /**
+   * Loads through application {@code app} until done (or, with --watch, until stopped); returns the
+   * application to go on with when a cut-over made another one the served one, else null.
+   */
+  private static String loadInto(
+      String app,
+      WebindexConfig cfg,
+      Connector conn,
+      Cli ctx,
+      boolean embedded,
+      Long upTo,
+      int rate,
+      int watch)
+      throws Exception {
+    if (!embedded && !WebindexApp.processes(cfg, app).oracle()) {
+      // a Fluo client waits for the oracle forever: say what must run instead
+      throw new UsageException(
+          "no oracle of Fluo application "
+              + app
+              + " runs: start its oracle and workers (`fluo oracle`/`fluo worker` with the"
+              + " application's configuration), or pass --embedded to run them in this process");
+    }
     Path dataDir = embedded ? Files.createTempDirectory("webindex-fluo-") : null;
     try (MiniFluo mini =
             embedded
@@ -89,6 +125,21 @@ final class LoadCommand implements Command {
             FluoFactory.newClient(
                 mini != null ? mini.getClientConfiguration() : WebindexApp.connection(cfg, app))) {
       do {
+        String served = WebindexApp.currentApp(cfg, conn);
+        if (!served.equals(app)) {
+          // a cut-over switched the served table: feeding the old application would update a
+          // table nobody reads any more
+          ctx.err()
+              .printf(
+                  "load: the served table is now maintained by Fluo application %s (was %s):"
+                      + " following it%n",
+                  served, app);
+          ctx.err().flush();
+          if (mini != null) {
+            mini.waitForObservers();
+          }
+          return served;
+        }
         BatchApplier.Result r =
             new BatchApplier(client, cfg, new Configuration(), ctx.err())
                 .rateLimit(rate)
@@ -113,12 +164,11 @@ final class LoadCommand implements Command {
         }
       } while (watch > 0 && !ctx.awaitStop(watch * 1000L));
     } finally {
-      done.countDown();
       if (dataDir != null) {
         EmbeddedAccumulo.deleteRecursively(dataDir);
       }
     }
-    return 0;
+    return null;
   }
 
   private static long parseLong(String option, String v) {

@@ -1,30 +1,17 @@
 package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.fluo.BatchApplier;
-import io.webindex.fluo.WebindexApp;
-import io.webindex.store.AccumuloConnections;
-import io.webindex.store.RunRecord;
-import io.webindex.store.RunRegistry;
-import io.webindex.store.StoreException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.webindex.fluo.Cutover;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import org.apache.accumulo.core.client.Connector;
-import org.apache.fluo.api.client.FluoClient;
-import org.apache.fluo.api.client.FluoFactory;
-import org.apache.fluo.api.config.FluoConfiguration;
-import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 
-/**
- * {@code reconcile}: cut-over to a batch run. Re-seeds the Fluo application from the run, applies
- * the batches newer than its snapshot to the run's table, and only then switches the served table
- * (one atomic mutation), keeping the previous one; then applies the retention.
- */
+/** {@code reconcile}: cut-over to a batch run (a shell over {@link Cutover}). */
 final class ReconcileCommand implements Command {
+  /** Exit status when the application waits for its oracle and workers. */
+  static final int WAITING = 3;
+
   @Override
   public String name() {
     return "reconcile";
@@ -38,28 +25,39 @@ final class ReconcileCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex reconcile --run ID [--embedded] [--conf FILE]
+        usage: bin/webindex reconcile --run ID [--embedded] [--wait SECONDS] [--conf FILE]
 
         Makes the live side equal to the batch truth of run ID: starts a new Fluo application
         <webindex.fluo.app>_<ID> from the run's seed (its exporter writes to the run's table),
         applies the batches newer than the run's snapshot to that table, and then makes the
         table and the application the served ones in one atomic step; the previously served
-        table and its application are kept. Finally drops the tables of runs older than the
-        newest webindex.retention.runs successful ones (never the served table or the one served
-        before it). If any step before the switch fails, the served table and the running Fluo
-        application stay as they were.
+        table and its application are kept. Finally applies the retention: drops the tables,
+        work directories (with the Fluo seeds) and Fluo applications of runs older than the
+        newest webindex.retention.runs successful ones, and of runs left RUNNING for over 24 h
+        (never the served table, the one served before it, or their applications).
+
+        Safe to repeat: when an application of run ID already exists (an earlier reconcile or
+        fluo-init of the same run, finished or interrupted), it is resumed, not seeded again; a
+        table that an application maintained is never seeded again. If any step before the
+        switch fails, the served table and the running Fluo application stay as they were.
 
           --run ID       the successful batch run to cut over to
           --embedded     run the Fluo workers in this process (MiniFluo) to catch up; without it
-                         they must already run (Fluo's own oracle and workers)
+                         they must run as their own processes: when batches are pending and no
+                         worker of the application shows up in time, it says what to start and
+                         exits with status 3 (run it again once they run)
+          --wait S       how long to wait for the oracle and workers (default 20 seconds)
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)
+
+        exit status: 0 switched (or already served), 2 refused or failed before the switch,
+        3 waiting for the application's oracle and workers
         """;
   }
 
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
-    Args args = Args.parse(raw, Set.of(Cli.CONF_OPTION, "run"), Set.of("embedded"));
+    Args args = Args.parse(raw, Set.of(Cli.CONF_OPTION, "run", "wait"), Set.of("embedded"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;
@@ -67,70 +65,61 @@ final class ReconcileCommand implements Command {
     args.expectPositionals(0, "");
     String runId = args.required("run", "the batch run to cut over to");
     WebindexConfig cfg = ctx.config(args.value(Cli.CONF_OPTION).orElse(null)).config();
-    Connector conn = AccumuloConnections.connect(cfg);
-    RunRegistry runs = new RunRegistry(conn, cfg.metaTable());
-    RunRecord run =
-        runs.get(runId)
-            .orElseThrow(() -> new UsageException("no run " + runId + " in " + cfg.metaTable()));
-    if (run.status() != RunRecord.Status.SUCCEEDED) {
-      throw new UsageException("run " + runId + " did not succeed (" + run.status() + ")");
-    }
-    if (!conn.tableOperations().exists(run.table())) {
-      throw new UsageException("the table of run " + runId + " (" + run.table() + ") was dropped");
-    }
-    Configuration hadoop = new Configuration();
-    org.apache.hadoop.fs.Path seed = new org.apache.hadoop.fs.Path(run.seedDir());
-    FileSystem fs = seed.getFileSystem(hadoop);
-    if (!fs.exists(seed)) {
-      throw new UsageException("the Fluo seed of run " + runId + " is gone: " + seed);
-    }
-    String before = runs.served().map(RunRegistry.Served::table).orElse("(none)");
+    Cutover.Result r =
+        new Cutover(cfg, new Configuration(), ctx.err())
+            .run(
+                new Cutover.Options(
+                    runId,
+                    Cutover.reconcileApp(cfg, runId),
+                    args.has("embedded"),
+                    false,
+                    true,
+                    wait(args)));
+    return report(ctx, cfg, r);
+  }
 
-    // a new application for the run: the one maintaining the served table stays as it is until
-    // the switch, so a failure before it changes nothing that is served or running
-    String current = WebindexApp.currentApp(cfg, conn);
-    String app = cfg.fluoApp() + "_" + run.runId();
-    if (app.equals(current)) {
-      app = app + "_" + System.currentTimeMillis() / 1000;
+  /** {@code --wait SECONDS}: how long to wait for the application's workers. */
+  static Duration wait(Args args) {
+    int s = args.intValue("wait", (int) Cutover.WORKER_WAIT.toSeconds());
+    if (s < 0) {
+      throw new UsageException("--wait takes a number of seconds");
     }
-    FluoConfiguration fc = WebindexApp.initializeFromRun(cfg, run, hadoop, app);
-    BatchApplier.Result caughtUp;
-    boolean embedded = args.has("embedded");
-    Path dataDir = embedded ? Files.createTempDirectory("webindex-fluo-") : null;
-    try (MiniFluo mini = embedded ? WebindexApp.startEmbedded(fc, dataDir, 4) : null;
-        FluoClient client =
-            FluoFactory.newClient(
-                mini != null ? mini.getClientConfiguration() : WebindexApp.connection(cfg, app))) {
-      caughtUp = new BatchApplier(client, cfg, hadoop, ctx.err()).applyPending(null);
-      if (mini != null) {
-        mini.waitForObservers();
-      }
-    } finally {
-      if (dataDir != null) {
-        EmbeddedAccumulo.deleteRecursively(dataDir);
-      }
+    return Duration.ofSeconds(s);
+  }
+
+  /** Prints a cut-over's outcome; the exit status. */
+  static int report(Cli ctx, WebindexConfig cfg, Cutover.Result r) {
+    if (r.waiting() != null) {
+      ctx.err().println("webindex: " + r.waiting());
+      return WAITING;
     }
-    RunRegistry.Served now;
-    try {
-      now = runs.serve(run, app);
-    } catch (StoreException e) {
-      throw new StoreException(
-          "the switch failed; " + before + " is still served: " + e.getMessage(), e);
+    String before = r.previousTable().isEmpty() ? "(none)" : r.previousTable();
+    if (r.served()) {
+      ctx.out()
+          .printf(
+              "served table: %s (run %s, Fluo caught up to batch %d); previous: %s%n",
+              r.now().table(), r.run().runId(), r.appliedAfter(), before);
+    } else {
+      ctx.out()
+          .printf(
+              "served table: %s (run %s, already served; Fluo caught up to batch %d)%n",
+              r.now().table(), r.run().runId(), r.appliedAfter());
     }
-    List<String> dropped = runs.applyRetention(cfg.retentionRuns());
     ctx.out()
         .printf(
-            "served table: %s (run %s, Fluo caught up to batch %d); previous: %s%n",
-            now.table(), run.runId(), caughtUp.appliedAfter(), before);
-    ctx.out()
-        .printf(
-            "Fluo application: %s (was %s; stop the old one's workers on a cluster)%n",
-            app, current);
+            "Fluo application: %s (%s%s)%n",
+            r.app(),
+            r.resumed() ? "resumed" : "new",
+            r.previousApp().equals(r.app())
+                ? ""
+                : "; was " + r.previousApp() + ": stop the old one's workers on a cluster");
     ctx.out()
         .printf(
             "retention (%d runs): %s%n",
             cfg.retentionRuns(),
-            dropped.isEmpty() ? "nothing dropped" : "dropped " + String.join(", ", dropped));
+            r.dropped().isEmpty()
+                ? "nothing dropped"
+                : "dropped " + String.join(", ", r.dropped()));
     return 0;
   }
 }

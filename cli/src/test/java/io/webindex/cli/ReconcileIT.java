@@ -11,6 +11,7 @@ import io.webindex.core.schema.CountCodec;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
 class ReconcileIT extends AccumuloITBase {
   @TempDir Path tmp;
 
+  private static void writeBatch(Path store, RandomWeb web, long b) throws IOException {
+    Path dir = Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", b)));
+    for (Map.Entry<String, String> f : web.batchFiles(b, 150, 2).entrySet()) {
+      Files.writeString(dir.resolve(f.getKey()), f.getValue());
+    }
+  }
+
   @Test
   void reconcileBringsTheCheckBackToZero() throws Exception {
     Path store = tmp.resolve("store");
@@ -41,18 +49,15 @@ class ReconcileIT extends AccumuloITBase {
     Path conf = writeWebindexConf(tmp, prefix, "webindex.retention.runs=1");
     String c = conf.toString();
     RandomWeb web = new RandomWeb(5, 200);
-    for (long b = 0; b < 3; b++) {
-      Path dir =
-          Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", b)));
-      for (Map.Entry<String, String> f : web.batchFiles(b, 150, 2).entrySet()) {
-        Files.writeString(dir.resolve(f.getKey()), f.getValue());
-      }
-    }
+    writeBatch(store, web, 0);
     assertEquals(
         0, Run.of(tmp, "recompute", "--conf", c, "--run", "r0", "--snapshot", "0").status());
     assertEquals(
         0, Run.of(tmp, "recompute", "--conf", c, "--run", "r0b", "--snapshot", "0").status());
     assertEquals(0, Run.of(tmp, "fluo-init", "--conf", c, "--run", "r0").status());
+    // batches 1 and 2 arrive, and are never loaded: a dropped delta
+    writeBatch(store, web, 1);
+    writeBatch(store, web, 2);
     assertEquals(0, Run.of(tmp, "load", "--conf", c, "--embedded", "--up-to", "0").status());
     String live = prefix + "_r0";
 

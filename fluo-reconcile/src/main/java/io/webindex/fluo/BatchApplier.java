@@ -10,7 +10,10 @@ import io.webindex.core.read.Reject;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.store.RawPageStore;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.apache.fluo.api.client.FluoClient;
@@ -19,6 +22,8 @@ import org.apache.fluo.api.config.SimpleConfiguration;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.apache.fluo.recipes.core.export.ExportQueue;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 
 /**
  * Applies the raw-page batches newer than the recorded resume point, in order, one Fluo transaction
@@ -92,6 +97,7 @@ public final class BatchApplier {
     long submitted = 0;
     int batches = 0;
     for (RawPageStore.Batch b : pending) {
+      RejectSample rejects = new RejectSample(cfg, hadoop, cfg.rejectSamplesPerTask());
       long[] count = {0};
       boolean[] stopped = {false};
       long batchStart = System.nanoTime();
@@ -120,9 +126,12 @@ public final class BatchApplier {
               }
 
               @Override
-              public void reject(Reject reject) {}
+              public void reject(Reject reject) {
+                rejects.add(reject);
+              }
             });
       }
+      rejects.write(b.seq());
       submitted += count[0];
       if (stopped[0]) {
         break;
@@ -141,6 +150,50 @@ public final class BatchApplier {
         stats.stale.sum(),
         read.get(ReadCounter.REJECTED),
         Duration.ofNanos(System.nanoTime() - t0));
+  }
+
+  /**
+   * The loader's rejects file of a batch (SPEC §2): {@code <work.dir>/load/<batch>/rejects}, one
+   * tab-separated line per sampled reject (file, offset, reason, detail, excerpt), like the batch
+   * jobs' rejects files; written only when the batch has rejects, replaced when it is loaded again.
+   */
+  static Path rejectsFile(WebindexConfig cfg, long batch) {
+    return new Path(
+        new Path(new Path(cfg.workDir(), "load"), String.format("%05d", batch)), "rejects");
+  }
+
+  /** The first rejects of a batch, up to the sample size. */
+  private static final class RejectSample {
+    private final WebindexConfig cfg;
+    private final Configuration hadoop;
+    private final int max;
+    private final List<Reject> sample = new java.util.ArrayList<>();
+
+    RejectSample(WebindexConfig cfg, Configuration hadoop, int max) {
+      this.cfg = cfg;
+      this.hadoop = hadoop;
+      this.max = max;
+    }
+
+    synchronized void add(Reject r) {
+      if (sample.size() < max) {
+        sample.add(r);
+      }
+    }
+
+    void write(long batch) throws IOException {
+      if (sample.isEmpty()) {
+        return;
+      }
+      Path file = rejectsFile(cfg, batch);
+      FileSystem fs = file.getFileSystem(hadoop);
+      try (Writer w = new OutputStreamWriter(fs.create(file, true), StandardCharsets.UTF_8)) {
+        for (Reject r : sample) {
+          w.write(r.toLine());
+          w.write('\n');
+        }
+      }
+    }
   }
 
   private void throttle(long start, long done) {

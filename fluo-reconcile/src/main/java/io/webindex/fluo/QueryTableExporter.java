@@ -20,81 +20,129 @@ import org.apache.fluo.recipes.core.export.SequencedExport;
 import org.apache.fluo.recipes.core.export.function.Exporter;
 
 /**
- * Writes exported cell changes to the query table, each with its export sequence number as
- * timestamp, so an older export can never overwrite a newer one whatever the write order. Every
- * export call is flushed before it returns (the queue entries are deleted only after that).
+ * Writes exported cell changes to the query table, each stamped with {@link #timestamp(long, long)}
+ * of the application's export epoch and the export's sequence number, so an older export can never
+ * overwrite a newer one whatever the write order — also across applications: every application that
+ * exports into a table takes a higher epoch than all before it (SPEC §7), while its oracle's
+ * sequence numbers restart near zero. Every export call is written and flushed by a writer of its
+ * own, closed before the call returns (the queue entries are deleted only after that).
  *
  * <p>Not fluo-recipes' {@code AccumuloExporter}: in recipes 1.1 all of its writers in a JVM share
  * one static queue, which sends exports of one application to another's table when two run in one
- * JVM (tests, the embedded runtime, a re-pointed exporter). This one owns its writer.
+ * JVM (tests, the embedded runtime, a re-pointed exporter). The application configuration (stored
+ * in ZooKeeper) names the instance, user, table and epoch; the password comes from {@link
+ * ExportCredentials}.
  */
 final class QueryTableExporter implements Exporter<String, IndexExport> {
   static final String INSTANCE = "webindex.export.instance";
   static final String ZOOKEEPERS = "webindex.export.zookeepers";
   static final String USER = "webindex.export.user";
-  static final String PASSWORD = "webindex.export.password";
   static final String TABLE = "webindex.export.table";
+  static final String EPOCH = "webindex.export.epoch";
+
+  /** Bits of a timestamp that hold the export sequence number; the epoch is above them. */
+  static final int SEQUENCE_BITS = 40;
 
   private final SimpleConfiguration app;
-  private BatchWriter writer;
+  private Connector conn;
 
   QueryTableExporter(SimpleConfiguration app) {
     this.app = app;
   }
 
-  /** Stores the target in the application configuration. */
+  /** Stores the target in the application configuration (no secret: it is stored in ZooKeeper). */
   static void configure(
       FluoConfiguration fc,
       String instance,
       String zookeepers,
       String user,
-      String password,
-      String table) {
+      String table,
+      long epoch) {
+    if (epoch < 1 || epoch >= 1L << (63 - SEQUENCE_BITS)) {
+      throw new IllegalArgumentException("export epoch out of range: " + epoch);
+    }
     SimpleConfiguration app = fc.getAppConfiguration();
     app.setProperty(INSTANCE, instance);
     app.setProperty(ZOOKEEPERS, zookeepers);
     app.setProperty(USER, user);
-    app.setProperty(PASSWORD, password);
     app.setProperty(TABLE, table);
+    app.setProperty(EPOCH, Long.toString(epoch));
   }
 
   static String table(SimpleConfiguration app) {
     return app.getString(TABLE);
   }
 
-  private synchronized BatchWriter writer() {
-    if (writer == null) {
+  static long epoch(SimpleConfiguration app) {
+    return Long.parseLong(app.getString(EPOCH, "0"));
+  }
+
+  /**
+   * The timestamp of an export: epoch above, sequence number below, so every timestamp of a later
+   * epoch is higher than every timestamp of an earlier one.
+   */
+  static long timestamp(long epoch, long sequence) {
+    if (sequence < 0 || sequence >= 1L << SEQUENCE_BITS) {
+      throw new StoreException(
+          "export sequence number " + sequence + " does not fit in " + SEQUENCE_BITS + " bits");
+    }
+    return epoch << SEQUENCE_BITS | sequence;
+  }
+
+  private synchronized Connector connector() {
+    if (conn == null) {
+      String instance = app.getString(INSTANCE);
+      String user = app.getString(USER);
       try {
-        Connector conn =
+        conn =
             new ZooKeeperInstance(
                     ClientConfiguration.create()
-                        .withInstance(app.getString(INSTANCE))
+                        .withInstance(instance)
                         .withZkHosts(app.getString(ZOOKEEPERS)))
-                .getConnector(app.getString(USER), new PasswordToken(app.getString(PASSWORD)));
-        writer = conn.createBatchWriter(app.getString(TABLE), new BatchWriterConfig());
-      } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+                .getConnector(user, new PasswordToken(ExportCredentials.password(instance, user)));
+      } catch (AccumuloException | AccumuloSecurityException e) {
         throw new StoreException(
-            "cannot write to query table " + app.getString(TABLE) + ": " + e.getMessage(), e);
+            "cannot connect to write the query table " + table(app) + ": " + e.getMessage(), e);
       }
     }
-    return writer;
+    return conn;
   }
 
   @Override
-  public synchronized void export(Iterator<SequencedExport<String, IndexExport>> exports) {
-    BatchWriter bw = writer();
+  public void export(Iterator<SequencedExport<String, IndexExport>> exports) {
+    long epoch = epoch(app);
+    if (epoch < 1) {
+      throw new StoreException(
+          "the application has no export epoch (initialised by an older webindex): re-initialise"
+              + " it with fluo-init or reconcile");
+    }
+    BatchWriter bw;
+    try {
+      bw = connector().createBatchWriter(table(app), new BatchWriterConfig());
+    } catch (TableNotFoundException e) {
+      throw new StoreException("the query table " + table(app) + " does not exist", e);
+    }
     try {
       while (exports.hasNext()) {
         SequencedExport<String, IndexExport> e = exports.next();
+        long ts = timestamp(epoch, e.getSequence());
         for (CellChange change : e.getValue().changes()) {
-          bw.addMutation(Cells.toMutation(change, e.getSequence()));
+          bw.addMutation(Cells.toMutation(change, ts));
         }
       }
-      bw.flush();
+      bw.close();
+      bw = null;
     } catch (MutationsRejectedException e) {
-      writer = null;
       throw new StoreException(
-          "the query table " + app.getString(TABLE) + " rejected exports: " + e.getMessage(), e);
+          "the query table " + table(app) + " rejected exports: " + e.getMessage(), e);
+    } finally {
+      if (bw != null) {
+        try {
+          bw.close();
+        } catch (MutationsRejectedException ignored) {
+          // the first failure is the one reported
+        }
+      }
     }
   }
 }

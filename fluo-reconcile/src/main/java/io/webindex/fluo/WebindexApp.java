@@ -9,6 +9,7 @@ import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
 import java.io.IOException;
+import java.time.Instant;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.fluo.api.client.FluoAdmin;
 import org.apache.fluo.api.client.FluoClient;
@@ -17,6 +18,7 @@ import org.apache.fluo.api.client.Snapshot;
 import org.apache.fluo.api.client.Transaction;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.mini.MiniFluo;
+import org.apache.fluo.core.client.FluoAdminImpl;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.apache.fluo.recipes.core.export.ExportQueue;
 import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
@@ -31,6 +33,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The webindex Fluo application: its whole configuration in {@link #configure}, its connection
  * settings in {@link #connection}, and starting it from a batch run in {@link #initializeFromRun}.
+ *
+ * <p>The Accumulo password is part of every local configuration this class builds and of none that
+ * Fluo stores in ZooKeeper ({@link SecretFreeAdmin}); the exporter learns it from {@link
+ * ExportCredentials}.
  */
 public final class WebindexApp {
   private static final Logger log = LoggerFactory.getLogger(WebindexApp.class);
@@ -46,7 +52,8 @@ public final class WebindexApp {
 
   /**
    * Where application {@code app} lives. {@code reconcile} starts one application per run (the
-   * served pointer names the current one), so a failed cut-over never touches the running one.
+   * served pointer names the current one), so a failed cut-over never touches the running one. The
+   * password set here stays in this process: it is never written to ZooKeeper.
    */
   public static FluoConfiguration connection(WebindexConfig cfg, String app) {
     FluoConfiguration fc = new FluoConfiguration();
@@ -57,6 +64,8 @@ public final class WebindexApp {
     fc.setAccumuloUser(cfg.accumuloUser());
     fc.setAccumuloPassword(cfg.accumuloPassword().value());
     fc.setAccumuloTable(fluoTable(cfg, app));
+    ExportCredentials.register(
+        cfg.accumuloInstance(), cfg.accumuloUser(), cfg.accumuloPassword().value());
     return fc;
   }
 
@@ -88,9 +97,11 @@ public final class WebindexApp {
   /**
    * Every observer, queue and exporter setting of the application (SPEC §5): the {@code um:} and
    * {@code dm:} combine queues and the {@code eq:} export queue with the configured bucket count
-   * (the batch seed uses the same), and the exporter writing to {@code queryTable}.
+   * (the batch seed uses the same), and the exporter writing to {@code queryTable} in export epoch
+   * {@code epoch}.
    */
-  public static void configure(FluoConfiguration fc, WebindexConfig cfg, String queryTable) {
+  public static void configure(
+      FluoConfiguration fc, WebindexConfig cfg, String queryTable, long epoch) {
     fc.setObserverProvider(WebindexObservers.class);
     SimpleSerializer.setSerializer(fc, WebindexSerializer.class);
     CombineQueue.configure(FluoSchema.URI_MAP_ID)
@@ -109,12 +120,7 @@ public final class WebindexApp {
         .buckets(cfg.fluoBuckets())
         .save(fc);
     QueryTableExporter.configure(
-        fc,
-        cfg.accumuloInstance(),
-        cfg.zookeepers(),
-        cfg.accumuloUser(),
-        cfg.accumuloPassword().value(),
-        queryTable);
+        fc, cfg.accumuloInstance(), cfg.zookeepers(), cfg.accumuloUser(), queryTable, epoch);
   }
 
   /** Low-latency notification settings (the defaults poll for seconds to minutes). */
@@ -123,11 +129,44 @@ public final class WebindexApp {
     fc.setProperty("fluo.impl.worker.finder.maxSleep", 100);
   }
 
+  /** Fluo's admin for {@code fc}, which keeps the password out of ZooKeeper. */
+  public static FluoAdmin admin(FluoConfiguration fc) {
+    return new SecretFreeAdmin(fc);
+  }
+
+  /** Whether application {@code app} exists: its ZooKeeper state or its Fluo table. */
+  public static boolean exists(WebindexConfig cfg, String app) {
+    try (FluoAdminImpl admin = new SecretFreeAdmin(connection(cfg, app))) {
+      return admin.zookeeperInitialized() || admin.accumuloTableExists();
+    }
+  }
+
+  /** The number of running oracles (0 or 1) and workers of an initialised application. */
+  public record Processes(boolean oracle, int workers) {}
+
+  public static Processes processes(WebindexConfig cfg, String app) {
+    try (FluoAdminImpl admin = new SecretFreeAdmin(connection(cfg, app))) {
+      if (!admin.zookeeperInitialized()) {
+        return new Processes(false, 0);
+      }
+      return new Processes(admin.oracleExists(), admin.numWorkers());
+    }
+  }
+
+  /** Removes application {@code app}: its Fluo table and its ZooKeeper state, and its record. */
+  public static void remove(WebindexConfig cfg, RunRegistry registry, String app) {
+    try (FluoAdminImpl admin = new SecretFreeAdmin(connection(cfg, app))) {
+      if (admin.zookeeperInitialized() || admin.accumuloTableExists()) {
+        admin.remove();
+      }
+    }
+    BulkImport.dropIfExists(AccumuloConnections.connect(cfg), fluoTable(cfg, app));
+    registry.deleteApp(app);
+  }
+
   /**
-   * Initialises the application afresh from a successful batch run: clears any previous Fluo table
-   * and ZooKeeper state, points the exporter at the run's query table, and bulk imports the run's
-   * Fluo seed (a copy; the run keeps its seed) before any worker starts. The caller then starts the
-   * application and calls {@link #markApplied} with the run's snapshot.
+   * Initialises the base application afresh from a successful batch run (see {@link
+   * #initializeFromRun(WebindexConfig, RunRecord, Configuration, String)}).
    */
   public static FluoConfiguration initializeFromRun(
       WebindexConfig cfg, RunRecord run, Configuration hadoop) throws IOException {
@@ -135,8 +174,16 @@ public final class WebindexApp {
   }
 
   /**
-   * As {@link #initializeFromRun(WebindexConfig, RunRecord, Configuration)}, for application {@code
-   * app}.
+   * Initialises application {@code app} afresh from a successful batch run: checks first that the
+   * run's seed is there and was laid out with the configured bucket count, and that no application
+   * ever exported into the run's table (its content must equal the seed: an application computes
+   * each export as a change from its own state); then takes a new export epoch for the table,
+   * clears any previous state of {@code app}, points its exporter at the run's table and bulk
+   * imports a copy of the seed (the run keeps its own), before any worker starts. The application
+   * is recorded {@code INITIALIZING} until the seed is in, then {@code READY}. The caller then
+   * starts it and catches it up.
+   *
+   * @throws StoreException before anything is changed when a check fails
    */
   public static FluoConfiguration initializeFromRun(
       WebindexConfig cfg, RunRecord run, Configuration hadoop, String app) throws IOException {
@@ -148,42 +195,95 @@ public final class WebindexApp {
               + run.status()
               + "): cannot start Fluo from it");
     }
+    if (run.fluoBuckets() != cfg.fluoBuckets()) {
+      throw new StoreException(
+          "run "
+              + run.runId()
+              + (run.fluoBuckets() == 0
+                  ? " recorded no Fluo bucket count"
+                  : " laid its Fluo seed out in " + run.fluoBuckets() + " buckets")
+              + ", but "
+              + WebindexConfig.FLUO_BUCKETS
+              + " is "
+              + cfg.fluoBuckets()
+              + ": an application must use the seed's bucket count (set it to "
+              + run.fluoBuckets()
+              + " or recompute with the new count)");
+    }
+    Path seed = new Path(run.seedDir());
+    FileSystem fs = seed.getFileSystem(hadoop);
+    FileStatus[] seedFiles =
+        fs.exists(seed) ? fs.listStatus(seed, p -> p.getName().endsWith(".rf")) : null;
+    if (seedFiles == null || seedFiles.length == 0) {
+      throw new StoreException(
+          "the Fluo seed of run " + run.runId() + " is missing (no RFiles in " + seed + ")");
+    }
+    Connector conn = AccumuloConnections.connect(cfg);
+    if (!conn.tableOperations().exists(run.table())) {
+      throw new StoreException(
+          "the table of run " + run.runId() + " (" + run.table() + ") was dropped");
+    }
+    RunRegistry registry = new RunRegistry(conn, cfg.metaTable()).ensureTable();
+    if (registry.exported(run.table())) {
+      throw new StoreException(
+          "a Fluo application already maintained "
+              + run.table()
+              + ", so it no longer holds run "
+              + run.runId()
+              + "'s result and no new application can start from it: resume that application"
+              + " (reconcile --run "
+              + run.runId()
+              + ") or recompute a new run and cut over to it");
+    }
+    long epoch = registry.nextExportEpoch(run.table());
+    registry.putApp(
+        new RunRegistry.FluoApp(
+            app,
+            run.runId(),
+            run.table(),
+            epoch,
+            RunRegistry.AppState.INITIALIZING,
+            Instant.now()));
     FluoConfiguration fc = connection(cfg, app);
-    configure(fc, cfg, run.table());
-    try (FluoAdmin admin = FluoFactory.newAdmin(fc)) {
+    configure(fc, cfg, run.table(), epoch);
+    try (FluoAdmin admin = admin(fc)) {
       admin.initialize(
           new FluoAdmin.InitializationOptions().setClearTable(true).setClearZookeeper(true));
     } catch (FluoAdmin.AlreadyInitializedException | FluoAdmin.TableExistsException e) {
       throw new StoreException(
           "cannot initialise Fluo application " + app + ": " + e.getMessage(), e);
     }
-    Path seed = new Path(run.seedDir());
-    FileSystem fs = seed.getFileSystem(hadoop);
-    if (fs.exists(seed)) {
-      Path copy = new Path(new Path(run.workDir()), "fluo-import-" + System.currentTimeMillis());
-      fs.mkdirs(copy);
-      int files = 0;
-      for (FileStatus st : fs.listStatus(seed)) {
-        if (st.getPath().getName().endsWith(".rf")) {
-          FileUtil.copy(
-              fs, st.getPath(), fs, new Path(copy, st.getPath().getName()), false, hadoop);
-          files++;
-        }
+    Path copy = new Path(new Path(run.workDir()), "fluo-import-" + app + "-" + epoch);
+    if (fs.exists(copy)) {
+      fs.delete(copy, true);
+    }
+    fs.mkdirs(copy);
+    try {
+      for (FileStatus st : seedFiles) {
+        FileUtil.copy(fs, st.getPath(), fs, new Path(copy, st.getPath().getName()), false, hadoop);
       }
-      Connector conn = AccumuloConnections.connect(cfg);
       BulkImport.importDirectory(
           conn,
           hadoop,
           fc.getAccumuloTable(),
           copy,
           new Path(copy.getParent(), copy.getName() + "-failures"));
-      log.info(
-          "Fluo application {} seeded from run {} ({} files), exporting to {}",
-          app,
-          run.runId(),
-          files,
-          run.table());
+    } finally {
+      fs.delete(copy, true);
+      fs.delete(new Path(copy.getParent(), copy.getName() + "-failures"), true);
     }
+    // from here on workers may run and export: the table is this application's for good
+    registry.markExported(run.table());
+    registry.putApp(
+        new RunRegistry.FluoApp(
+            app, run.runId(), run.table(), epoch, RunRegistry.AppState.READY, Instant.now()));
+    log.info(
+        "Fluo application {} seeded from run {} ({} files), exporting to {} in epoch {}",
+        app,
+        run.runId(),
+        seedFiles.length,
+        run.table(),
+        epoch);
     return fc;
   }
 

@@ -224,7 +224,8 @@ public final class RecomputeTool extends Configured implements Tool {
             Map.of(),
             new Path(sortedOut, SortJob.OUT_FLUO).toString(),
             runDir.toString(),
-            "");
+            "",
+            cfg.fluoBuckets());
     registry.put(record);
     log.info("run {}: snapshot {}, {} batches, into {}", runId, snapshot, inputs.size(), table);
     Map<String, Long> counters = new TreeMap<>();

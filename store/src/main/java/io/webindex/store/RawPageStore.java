@@ -18,6 +18,14 @@ import org.apache.hadoop.fs.RemoteIterator;
 /**
  * The raw page store (SPEC §2): numbered batches {@code <root>/batches/<seq>/…} on any Hadoop file
  * system. Files whose name starts with {@code .} or {@code _} are not pages.
+ *
+ * <p>A batch is read only once it is complete. Writers make a batch appear atomically: write it
+ * under a name that is not a number (e.g. {@code batches/_00007.tmp/}) and rename the directory to
+ * its number when every file is in place (a rename is atomic on HDFS and local file systems). A
+ * batch that still holds a file being copied ({@code *._COPYING_}, as {@code hdfs dfs -put} leaves
+ * it, or {@code *.tmp}) is incomplete: it and every later batch wait, so the resume point never
+ * passes a batch that was not read whole. One number has one directory: {@code 1} and {@code 00001}
+ * together are an error, not two batches.
  */
 public final class RawPageStore {
   /** One batch directory and its number. */
@@ -36,8 +44,30 @@ public final class RawPageStore {
     return batchesDir;
   }
 
-  /** All batches in order of their numbers. */
+  /**
+   * The complete batches in order of their numbers, up to the first incomplete one (which, with
+   * every batch after it, is left for later).
+   *
+   * @throws StoreException when two directories name one batch number
+   */
   public List<Batch> batches() throws IOException {
+    List<Batch> out = new ArrayList<>();
+    for (Batch b : allBatches()) {
+      if (!isComplete(b)) {
+        break;
+      }
+      out.add(b);
+    }
+    return out;
+  }
+
+  /** The batches still being written: the first incomplete one and every batch after it. */
+  public List<Batch> waiting() throws IOException {
+    List<Batch> all = allBatches();
+    return all.subList(batches().size(), all.size());
+  }
+
+  private List<Batch> allBatches() throws IOException {
     if (!fs.exists(batchesDir)) {
       throw new StoreException(
           "no batches directory " + batchesDir + " (pages live under <store root>/batches/<seq>/)");
@@ -50,12 +80,41 @@ public final class RawPageStore {
       }
     }
     out.sort((a, b) -> Long.compare(a.seq(), b.seq()));
+    for (int i = 1; i < out.size(); i++) {
+      if (out.get(i).seq() == out.get(i - 1).seq()) {
+        throw new StoreException(
+            "batch "
+                + out.get(i).seq()
+                + " has two directories, "
+                + out.get(i - 1).dir().getName()
+                + " and "
+                + out.get(i).dir().getName()
+                + ", under "
+                + batchesDir
+                + ": keep one (merge their files) so that the batch is read once");
+      }
+    }
     return out;
+  }
+
+  /** Whether a file name marks a copy in progress (the batch holding it is not complete). */
+  public static boolean isInProgress(String fileName) {
+    return fileName.endsWith("._COPYING_") || fileName.endsWith(".tmp");
+  }
+
+  private boolean isComplete(Batch b) throws IOException {
+    RemoteIterator<LocatedFileStatus> it = fs.listFiles(b.dir(), true);
+    while (it.hasNext()) {
+      if (isInProgress(it.next().getPath().getName())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public static boolean isPageFile(Path p) {
     String n = p.getName();
-    return !n.startsWith(".") && !n.startsWith("_");
+    return !n.startsWith(".") && !n.startsWith("_") && !isInProgress(n);
   }
 
   /** The page files of a batch, recursively, in name order. */

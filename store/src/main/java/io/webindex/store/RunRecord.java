@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * What a recompute run recorded: its id, status, snapshot (highest batch read), the query table it
  * produced, the batch directories it read, its counters, where its Fluo seed files are, its timing
- * and, for a failure, what failed. Later steps (check, cut-over, retention) read these.
+ * and, for a failure, what failed, and the Fluo bucket count its seed was laid out with (0: not
+ * recorded). Later steps (check, cut-over, retention) read these.
  */
 public record RunRecord(
     String runId,
@@ -20,13 +21,16 @@ public record RunRecord(
     Map<String, Long> counters,
     String seedDir,
     String workDir,
-    String message) {
+    String message,
+    int fluoBuckets) {
 
   /** The life of a run. */
   public enum Status {
     RUNNING,
     SUCCEEDED,
-    FAILED
+    FAILED,
+    /** Its table and files were removed by retention (the record stays as history). */
+    DROPPED
   }
 
   public RunRecord {
@@ -36,6 +40,17 @@ public record RunRecord(
 
   public RunRecord finish(Status s, Instant when, Map<String, Long> finalCounters, String msg) {
     return new RunRecord(
-        runId, s, snapshot, table, started, when, inputs, finalCounters, seedDir, workDir, msg);
+        runId,
+        s,
+        snapshot,
+        table,
+        started,
+        when,
+        inputs,
+        finalCounters,
+        seedDir,
+        workDir,
+        msg,
+        fluoBuckets);
   }
 }

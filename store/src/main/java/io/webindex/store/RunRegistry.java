@@ -3,6 +3,7 @@ package io.webindex.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,11 +18,15 @@ import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.BatchWriter;
 import org.apache.accumulo.core.client.BatchWriterConfig;
+import org.apache.accumulo.core.client.ConditionalWriter;
+import org.apache.accumulo.core.client.ConditionalWriterConfig;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.MutationsRejectedException;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.data.Condition;
+import org.apache.accumulo.core.data.ConditionalMutation;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Mutation;
 import org.apache.accumulo.core.data.Range;
@@ -30,14 +35,24 @@ import org.apache.accumulo.core.security.Authorizations;
 import org.apache.hadoop.io.Text;
 
 /**
- * Run records in the metadata table ({@code <prefix>_meta}): row {@code run:<id>}, family {@code
- * run}, one qualifier per field. Readable with a plain scan in the Accumulo shell.
+ * The metadata table ({@code <prefix>_meta}), readable with a plain scan in the Accumulo shell: run
+ * records (row {@code run:<id>}, family {@code run}, one qualifier per field), the served pointer
+ * (row {@code served}), the Fluo applications started from runs (row {@code app:<name>}) and each
+ * query table's export epoch (row {@code table:<name>}). Every update that several processes may
+ * race on (the served pointer, epochs) is a compare-and-set (Accumulo conditional mutation).
  */
 public final class RunRegistry {
   private static final String RUN_PREFIX = "run:";
   private static final String SERVED_ROW = "served";
   private static final String SERVED_FAM = "served";
   private static final String FAM = "run";
+  private static final String APP_PREFIX = "app:";
+  private static final String APP_FAM = "app";
+  private static final String TABLE_PREFIX = "table:";
+  private static final String EXPORT_FAM = "export";
+  private static final String EPOCH = "epoch";
+  private static final String VERSION = "version";
+  private static final int CAS_ATTEMPTS = 20;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Connector conn;
@@ -78,27 +93,23 @@ public final class RunRegistry {
     m.put(FAM, "seed", r.seedDir());
     m.put(FAM, "workdir", r.workDir());
     m.put(FAM, "message", r.message() == null ? "" : r.message());
-    try {
-      BatchWriter bw = conn.createBatchWriter(table, new BatchWriterConfig());
-      try {
-        bw.addMutation(m);
-      } finally {
-        bw.close();
-      }
-    } catch (TableNotFoundException | MutationsRejectedException e) {
-      throw new StoreException(
-          "cannot write run record " + r.runId() + " to " + table + ": " + e.getMessage(), e);
-    }
+    m.put(FAM, "buckets", Integer.toString(r.fluoBuckets()));
+    write(m);
   }
 
   public Optional<RunRecord> get(String runId) {
     return scan(Range.exact(RUN_PREFIX + runId)).stream().findFirst();
   }
 
-  /** All runs, oldest first (run ids sort by time). */
+  /** All runs, oldest first: by start time, then id (ids need not sort by time). */
   public List<RunRecord> list() {
-    return scan(Range.prefix(RUN_PREFIX));
+    List<RunRecord> runs = new ArrayList<>(scan(Range.prefix(RUN_PREFIX)));
+    runs.sort(BY_TIME);
+    return runs;
   }
+
+  private static final Comparator<RunRecord> BY_TIME =
+      Comparator.comparing(RunRecord::started).thenComparing(RunRecord::runId);
 
   /**
    * The table users and the query commands see, the run it came from, the table served before it,
@@ -109,29 +120,47 @@ public final class RunRegistry {
 
   /** The served table, if one was ever chosen. */
   public Optional<Served> served() {
-    try {
-      if (!conn.tableOperations().exists(table)) {
-        return Optional.empty();
-      }
-      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
-      s.setRange(Range.exact(SERVED_ROW));
-      Map<String, String> f = new HashMap<>();
-      for (Map.Entry<Key, Value> e : s) {
-        f.put(e.getKey().getColumnQualifier().toString(), e.getValue().toString());
-      }
-      if (!f.containsKey("table")) {
-        return Optional.empty();
-      }
-      return Optional.of(
-          new Served(
-              f.get("table"),
-              f.getOrDefault("run", ""),
-              f.getOrDefault("previous", ""),
-              Instant.parse(f.getOrDefault("since", Instant.EPOCH.toString())),
-              f.getOrDefault("fluoApp", "")));
-    } catch (TableNotFoundException e) {
+    return servedRow().map(VersionedServed::served);
+  }
+
+  private record VersionedServed(Served served, String version) {}
+
+  private Optional<VersionedServed> servedRow() {
+    Map<String, String> f = row(SERVED_ROW);
+    if (!f.containsKey("table")) {
       return Optional.empty();
     }
+    return Optional.of(
+        new VersionedServed(
+            new Served(
+                f.get("table"),
+                f.getOrDefault("run", ""),
+                f.getOrDefault("previous", ""),
+                Instant.parse(f.getOrDefault("since", Instant.EPOCH.toString())),
+                f.getOrDefault("fluoApp", "")),
+            f.get(VERSION)));
+  }
+
+  /** Every column of one row, by qualifier (empty when the row or the table does not exist). */
+  private Map<String, String> row(String row) {
+    Map<String, String> f = new HashMap<>();
+    try {
+      if (!conn.tableOperations().exists(table)) {
+        return f;
+      }
+      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
+      try {
+        s.setRange(Range.exact(row));
+        for (Map.Entry<Key, Value> e : s) {
+          f.put(e.getKey().getColumnQualifier().toString(), e.getValue().toString());
+        }
+      } finally {
+        s.close();
+      }
+    } catch (TableNotFoundException e) {
+      return new HashMap<>();
+    }
+    return f;
   }
 
   /**
@@ -142,51 +171,225 @@ public final class RunRegistry {
     return serve(run, "");
   }
 
-  /** As {@link #serve(RunRecord)}, recording the Fluo application that now maintains the table. */
+  /**
+   * As {@link #serve(RunRecord)}, recording the Fluo application that now maintains the table. A
+   * compare-and-set on the pointer's version: when another process switched it in between, the
+   * switch is recomputed from what that process wrote, so no {@code previous} pointer is lost.
+   */
   public Served serve(RunRecord run, String fluoApp) {
     if (run.status() != RunRecord.Status.SUCCEEDED) {
       throw new StoreException("run " + run.runId() + " did not succeed: it cannot be served");
     }
-    String previous = served().map(Served::table).orElse("");
-    if (previous.equals(run.table())) {
-      previous = served().map(Served::previousTable).orElse("");
+    for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      Optional<VersionedServed> cur = servedRow();
+      String previous = cur.map(v -> v.served().table()).orElse("");
+      if (previous.equals(run.table())) {
+        previous = cur.map(v -> v.served().previousTable()).orElse("");
+      }
+      Served now = new Served(run.table(), run.runId(), previous, Instant.now(), fluoApp);
+      String version = cur.map(VersionedServed::version).orElse(null);
+      ConditionalMutation m = new ConditionalMutation(SERVED_ROW, condition(SERVED_FAM, version));
+      m.put(SERVED_FAM, "table", now.table());
+      m.put(SERVED_FAM, "run", now.runId());
+      m.put(SERVED_FAM, "previous", now.previousTable());
+      m.put(SERVED_FAM, "since", now.since().toString());
+      m.put(SERVED_FAM, "fluoApp", fluoApp);
+      m.put(SERVED_FAM, VERSION, Long.toString(version == null ? 1 : Long.parseLong(version) + 1));
+      if (compareAndSet(m)) {
+        return now;
+      }
     }
-    Served now = new Served(run.table(), run.runId(), previous, Instant.now(), fluoApp);
-    Mutation m = new Mutation(SERVED_ROW);
-    m.put(SERVED_FAM, "table", now.table());
-    m.put(SERVED_FAM, "run", now.runId());
-    m.put(SERVED_FAM, "previous", now.previousTable());
-    m.put(SERVED_FAM, "since", now.since().toString());
-    m.put(SERVED_FAM, "fluoApp", fluoApp);
-    write(m);
-    return now;
+    throw new StoreException(
+        "the served pointer in " + table + " kept changing under this switch; try again");
+  }
+
+  /** Version condition: the column holds {@code expected}, or is absent when it is null. */
+  private static Condition condition(String family, String expected) {
+    Condition c = new Condition(family, VERSION);
+    return expected == null ? c : c.setValue(expected);
+  }
+
+  private boolean compareAndSet(ConditionalMutation m) {
+    ConditionalWriter cw;
+    try {
+      cw = conn.createConditionalWriter(table, new ConditionalWriterConfig());
+    } catch (TableNotFoundException e) {
+      throw new StoreException("no metadata table " + table, e);
+    }
+    try {
+      ConditionalWriter.Status st = cw.write(m).getStatus();
+      return switch (st) {
+        case ACCEPTED -> true;
+        case REJECTED -> false;
+        default -> throw new StoreException("a conditional update of " + table + " was " + st);
+      };
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new StoreException("cannot update " + table + ": " + e.getMessage(), e);
+    } finally {
+      cw.close();
+    }
   }
 
   /**
-   * Drops the query tables of all but the newest {@code keep} successful runs; never the served
-   * table nor the one served before it. Returns the dropped tables.
+   * The next export epoch of query table {@code queryTable}: every Fluo application that exports
+   * into a table takes a new, higher epoch when it is initialised, and stamps its cells above every
+   * earlier epoch's (SPEC §7). A compare-and-set, so two initialisations never share an epoch.
    */
-  public List<String> applyRetention(int keep) {
+  public long nextExportEpoch(String queryTable) {
+    String row = TABLE_PREFIX + queryTable;
+    for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      String cur = row(row).get(EPOCH);
+      long next = cur == null ? 1 : Long.parseLong(cur) + 1;
+      Condition c = new Condition(EXPORT_FAM, EPOCH);
+      ConditionalMutation m = new ConditionalMutation(row, cur == null ? c : c.setValue(cur));
+      m.put(EXPORT_FAM, EPOCH, Long.toString(next));
+      if (compareAndSet(m)) {
+        return next;
+      }
+    }
+    throw new StoreException("the export epoch of " + queryTable + " kept changing; try again");
+  }
+
+  /**
+   * Records that an application may export into {@code queryTable} from now on (it finished its
+   * initialisation): the table no longer holds only its run's result.
+   */
+  public void markExported(String queryTable) {
+    Mutation m = new Mutation(TABLE_PREFIX + queryTable);
+    m.put(EXPORT_FAM, "since", Instant.now().toString());
+    write(m);
+  }
+
+  /** Whether an application ever finished its initialisation exporting into {@code queryTable}. */
+  public boolean exported(String queryTable) {
+    return row(TABLE_PREFIX + queryTable).containsKey("since");
+  }
+
+  /** The highest export epoch taken for {@code queryTable}, 0 when none was taken. */
+  public long exportEpoch(String queryTable) {
+    String cur = row(TABLE_PREFIX + queryTable).get(EPOCH);
+    return cur == null ? 0 : Long.parseLong(cur);
+  }
+
+  /**
+   * A Fluo application started from a run: the run, the query table its exporter writes to, its
+   * export epoch, and whether its initialisation completed ({@code READY}: it may have exported
+   * since) or not ({@code INITIALIZING}: it never ran, nothing was exported).
+   */
+  public record FluoApp(
+      String name, String runId, String table, long epoch, AppState state, Instant created) {}
+
+  /** The life of a Fluo application. */
+  public enum AppState {
+    INITIALIZING,
+    READY
+  }
+
+  public void putApp(FluoApp app) {
+    Mutation m = new Mutation(APP_PREFIX + app.name());
+    m.put(APP_FAM, "run", app.runId());
+    m.put(APP_FAM, "table", app.table());
+    m.put(APP_FAM, "epoch", Long.toString(app.epoch()));
+    m.put(APP_FAM, "state", app.state().name());
+    m.put(APP_FAM, "created", app.created().toString());
+    write(m);
+  }
+
+  public void deleteApp(String name) {
+    Mutation m = new Mutation(APP_PREFIX + name);
+    for (String q : List.of("run", "table", "epoch", "state", "created")) {
+      m.putDelete(APP_FAM, q);
+    }
+    write(m);
+  }
+
+  public Optional<FluoApp> app(String name) {
+    return apps().stream().filter(a -> a.name().equals(name)).findFirst();
+  }
+
+  /** Every recorded Fluo application, oldest first. */
+  public List<FluoApp> apps() {
+    Map<String, Map<String, String>> rows = new TreeMap<>();
+    scanInto(Range.prefix(APP_PREFIX), APP_FAM, rows);
+    List<FluoApp> out = new ArrayList<>();
+    rows.forEach(
+        (row, f) ->
+            out.add(
+                new FluoApp(
+                    row.substring(APP_PREFIX.length()),
+                    f.getOrDefault("run", ""),
+                    f.getOrDefault("table", ""),
+                    Long.parseLong(f.getOrDefault("epoch", "0")),
+                    AppState.valueOf(f.getOrDefault("state", AppState.INITIALIZING.name())),
+                    Instant.parse(f.getOrDefault("created", Instant.EPOCH.toString())))));
+    out.sort(Comparator.comparing(FluoApp::created).thenComparing(FluoApp::name));
+    return out;
+  }
+
+  /**
+   * What retention removes: the successful runs beyond the newest {@code keep} (by start time), the
+   * runs left {@code RUNNING} longer than {@code grace} (a killed process), and the Fluo
+   * applications of those runs. Never the served table, the one served before it, or the
+   * application that maintains the served table.
+   */
+  public record Expired(List<RunRecord> runs, List<FluoApp> apps) {}
+
+  public Expired expired(int keep, Duration grace, Instant now) {
     Optional<Served> served = served();
     Set<String> protectedTables = new HashSet<>();
+    Set<String> protectedApps = new HashSet<>();
     served.ifPresent(
         s -> {
           protectedTables.add(s.table());
           protectedTables.add(s.previousTable());
+          protectedApps.add(s.fluoApp());
         });
+    List<RunRecord> all = list();
     List<RunRecord> ok =
         new ArrayList<>(
-            list().stream().filter(r -> r.status() == RunRecord.Status.SUCCEEDED).toList());
-    ok.sort(Comparator.comparing(RunRecord::runId).reversed());
-    List<String> dropped = new ArrayList<>();
+            all.stream().filter(r -> r.status() == RunRecord.Status.SUCCEEDED).toList());
+    ok.sort(BY_TIME.reversed());
+    List<RunRecord> runs = new ArrayList<>();
     for (int i = keep; i < ok.size(); i++) {
-      String t = ok.get(i).table();
-      if (!protectedTables.contains(t) && conn.tableOperations().exists(t)) {
-        BulkImport.dropIfExists(conn, t);
-        dropped.add(t);
+      if (!protectedTables.contains(ok.get(i).table())) {
+        runs.add(ok.get(i));
       }
     }
-    return dropped;
+    for (RunRecord r : all) {
+      if (r.status() == RunRecord.Status.RUNNING
+          && r.started().plus(grace).isBefore(now)
+          && !protectedTables.contains(r.table())) {
+        runs.add(r);
+      }
+    }
+    Set<String> expiredRuns = new HashSet<>();
+    runs.forEach(r -> expiredRuns.add(r.runId()));
+    // an application is kept while it maintains the served table or the one served before it, or
+    // when it was created after the last switch (a cut-over in progress)
+    Instant lastSwitch = served.map(Served::since).orElse(Instant.MAX);
+    List<FluoApp> apps = new ArrayList<>();
+    for (FluoApp a : apps()) {
+      boolean inUse = protectedApps.contains(a.name()) || protectedTables.contains(a.table());
+      boolean runGone = expiredRuns.contains(a.runId()) || get(a.runId()).isEmpty();
+      if (!inUse && (runGone || a.created().isBefore(lastSwitch))) {
+        apps.add(a);
+      }
+    }
+    return new Expired(runs, apps);
+  }
+
+  /**
+   * Marks an expired run's record: {@code DROPPED} once its table and files are gone ({@code
+   * RUNNING} ones also say that they were abandoned).
+   */
+  public void markDropped(RunRecord r, Instant when) {
+    String why =
+        r.status() == RunRecord.Status.RUNNING
+            ? "abandoned while RUNNING (no progress since "
+                + r.started()
+                + "); dropped by retention"
+            : "dropped by retention";
+    put(r.finish(RunRecord.Status.DROPPED, when, r.counters(), why));
   }
 
   private void write(Mutation m) {
@@ -202,29 +405,35 @@ public final class RunRegistry {
     }
   }
 
-  /** The newest run that succeeded. */
+  /** The newest run (by start time) that succeeded. */
   public Optional<RunRecord> latestSucceeded() {
-    return list().stream()
-        .filter(r -> r.status() == RunRecord.Status.SUCCEEDED)
-        .max(Comparator.comparing(RunRecord::runId));
+    return list().stream().filter(r -> r.status() == RunRecord.Status.SUCCEEDED).max(BY_TIME);
+  }
+
+  private void scanInto(Range range, String family, Map<String, Map<String, String>> rows) {
+    try {
+      if (!conn.tableOperations().exists(table)) {
+        return;
+      }
+      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
+      try {
+        s.setRange(range);
+        s.fetchColumnFamily(new Text(family));
+        for (Map.Entry<Key, Value> e : s) {
+          rows.computeIfAbsent(e.getKey().getRow().toString(), k -> new HashMap<>())
+              .put(e.getKey().getColumnQualifier().toString(), e.getValue().toString());
+        }
+      } finally {
+        s.close();
+      }
+    } catch (TableNotFoundException e) {
+      rows.clear();
+    }
   }
 
   private List<RunRecord> scan(Range range) {
     Map<String, Map<String, String>> rows = new TreeMap<>();
-    try {
-      if (!conn.tableOperations().exists(table)) {
-        return List.of();
-      }
-      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
-      s.setRange(range);
-      s.fetchColumnFamily(new Text(FAM));
-      for (Map.Entry<Key, Value> e : s) {
-        rows.computeIfAbsent(e.getKey().getRow().toString(), k -> new HashMap<>())
-            .put(e.getKey().getColumnQualifier().toString(), e.getValue().toString());
-      }
-    } catch (TableNotFoundException e) {
-      return List.of();
-    }
+    scanInto(range, FAM, rows);
     List<RunRecord> out = new ArrayList<>();
     rows.forEach((row, f) -> out.add(parse(row.substring(RUN_PREFIX.length()), f)));
     return out;
@@ -243,7 +452,8 @@ public final class RunRegistry {
         counters(f.getOrDefault("counters", "{}")),
         f.getOrDefault("seed", ""),
         f.getOrDefault("workdir", ""),
-        f.getOrDefault("message", ""));
+        f.getOrDefault("message", ""),
+        Integer.parseInt(f.getOrDefault("buckets", "0")));
   }
 
   private static String json(Map<String, Long> m) {

@@ -1,0 +1,306 @@
+package io.webindex.fluo;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.BulkImport;
+import io.webindex.store.RawPageStore;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.fluo.api.client.FluoClient;
+import org.apache.fluo.api.client.FluoFactory;
+import org.apache.fluo.api.config.FluoConfiguration;
+import org.apache.fluo.api.mini.MiniFluo;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Starting the live side from a batch run: {@code fluo-init} (into the configured application) and
+ * {@code reconcile} (one application per run). Both start an application from the run's seed (or
+ * resume the one already started from it), catch it up with the batches newer than the run's
+ * snapshot, and only then make the run's table and that application the served ones, in one
+ * compare-and-set. Every step before the switch leaves the served table and the application that
+ * maintains it as they were, and a repeat of the same call resumes where the last one stopped.
+ *
+ * <p>Safety rules: a table that an application already maintained is never seeded again (its
+ * content is no longer the run's result); such a run is resumed with its own application, or
+ * refused. The served application is never re-initialised without {@code force}.
+ */
+public final class Cutover {
+  /** What to do. */
+  public record Options(
+      String runId,
+      String app,
+      boolean embedded,
+      boolean force,
+      boolean retention,
+      Duration workerWait) {}
+
+  /** What happened. */
+  public record Result(
+      RunRecord run,
+      String app,
+      boolean resumed,
+      long appliedAfter,
+      boolean served,
+      RunRegistry.Served now,
+      String previousTable,
+      String previousApp,
+      List<String> dropped,
+      String waiting) {}
+
+  /** How long a cut-over without {@code --embedded} waits for the application's workers. */
+  public static final Duration WORKER_WAIT = Duration.ofSeconds(20);
+
+  /** Runs left {@code RUNNING} this long are taken for abandoned by the retention. */
+  public static final Duration RUNNING_GRACE = Duration.ofHours(24);
+
+  private final WebindexConfig cfg;
+  private final Configuration hadoop;
+  private final PrintWriter progress;
+
+  public Cutover(WebindexConfig cfg, Configuration hadoop, PrintWriter progress) {
+    this.cfg = cfg;
+    this.hadoop = hadoop;
+    this.progress = progress;
+  }
+
+  /** The application {@code reconcile} starts for a run. */
+  public static String reconcileApp(WebindexConfig cfg, String runId) {
+    return cfg.fluoApp() + "_" + runId;
+  }
+
+  public Result run(Options o) throws IOException {
+    Connector conn = AccumuloConnections.connect(cfg);
+    RunRegistry runs = new RunRegistry(conn, cfg.metaTable()).ensureTable();
+    RunRecord run =
+        runs.get(o.runId())
+            .orElseThrow(
+                () -> new StoreException("no run " + o.runId() + " in " + cfg.metaTable()));
+    if (run.status() != RunRecord.Status.SUCCEEDED) {
+      throw new StoreException("run " + o.runId() + " did not succeed (" + run.status() + ")");
+    }
+    if (!conn.tableOperations().exists(run.table())) {
+      throw new StoreException(
+          "the table of run " + o.runId() + " (" + run.table() + ") was dropped");
+    }
+    Optional<RunRegistry.Served> before = runs.served();
+    String previousTable = before.map(RunRegistry.Served::table).orElse("");
+    String previousApp = WebindexApp.currentApp(cfg, conn);
+    String app = o.app();
+    boolean resume = resumable(runs, run, app);
+    if (!resume) {
+      // an application of the run that maintains its table may run under another name (the
+      // run was served through fluo-init, or reconciled before): resume that one
+      for (RunRegistry.FluoApp a : runs.apps()) {
+        if (!a.name().equals(app) && resumable(runs, run, a.name())) {
+          app = a.name();
+          resume = true;
+        }
+      }
+    }
+    if (!resume) {
+      boolean servedApp = before.isPresent() && previousApp.equals(app);
+      if ((servedApp || WebindexApp.exists(cfg, app)) && !o.force() && !halfMade(runs, app)) {
+        throw new StoreException(
+            "Fluo application "
+                + app
+                + " exists"
+                + (servedApp ? " and maintains the served table " + previousTable : "")
+                + "; nothing was changed. Re-initialising it discards its state: add --force to do"
+                + " that, or use `reconcile --run "
+                + o.runId()
+                + "` to start a new application beside it");
+      }
+      WebindexApp.initializeFromRun(cfg, run, hadoop, app);
+      say(
+          "Fluo application %s initialised from run %s (snapshot %d)",
+          app, run.runId(), run.snapshot());
+    } else {
+      say("resuming Fluo application %s of run %s", app, run.runId());
+    }
+
+    long newest = newestBatch();
+    CatchUp c = catchUp(app, run.snapshot(), o.embedded(), newest, o.workerWait());
+    if (c.waiting() != null) {
+      return new Result(
+          run,
+          app,
+          resume,
+          c.applied(),
+          false,
+          before.orElse(null),
+          previousTable,
+          previousApp,
+          List.of(),
+          c.waiting());
+    }
+    RunRegistry.Served now;
+    boolean alreadyServed =
+        before.isPresent()
+            && before.get().table().equals(run.table())
+            && before.get().fluoApp().equals(app);
+    if (alreadyServed) {
+      now = before.get();
+    } else {
+      try {
+        now = runs.serve(run, app);
+      } catch (StoreException e) {
+        throw new StoreException(
+            "the switch failed; "
+                + (previousTable.isEmpty() ? "nothing" : previousTable)
+                + " is still served: "
+                + e.getMessage(),
+            e);
+      }
+    }
+    List<String> dropped = o.retention() ? applyRetention(runs) : List.of();
+    return new Result(
+        run,
+        app,
+        resume,
+        c.applied(),
+        !alreadyServed,
+        now,
+        previousTable,
+        previousApp,
+        dropped,
+        null);
+  }
+
+  /** An application started from this run, whose initialisation completed and that still exists. */
+  private boolean resumable(RunRegistry runs, RunRecord run, String app) {
+    return runs.app(app)
+            .filter(a -> a.runId().equals(run.runId()) && a.table().equals(run.table()))
+            .filter(a -> a.state() == RunRegistry.AppState.READY)
+            .isPresent()
+        && WebindexApp.exists(cfg, app);
+  }
+
+  /** An application whose initialisation never completed: it never ran, so it may be cleared. */
+  private static boolean halfMade(RunRegistry runs, String app) {
+    return runs.app(app).map(a -> a.state() == RunRegistry.AppState.INITIALIZING).orElse(false);
+  }
+
+  private long newestBatch() throws IOException {
+    List<RawPageStore.Batch> b = new RawPageStore(cfg.storeRoot(), hadoop).batches();
+    return b.isEmpty() ? -1 : b.get(b.size() - 1).seq();
+  }
+
+  private record CatchUp(long applied, String waiting) {}
+
+  private CatchUp catchUp(String app, long snapshot, boolean embedded, long newest, Duration wait)
+      throws IOException {
+    FluoConfiguration fc = WebindexApp.connection(cfg, app);
+    if (embedded) {
+      java.nio.file.Path dataDir = Files.createTempDirectory("webindex-fluo-");
+      try (MiniFluo mini = WebindexApp.startEmbedded(fc, dataDir, 4);
+          FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
+        BatchApplier.Result r = new BatchApplier(client, cfg, hadoop, progress).applyPending(null);
+        mini.waitForObservers();
+        return new CatchUp(r.appliedAfter(), null);
+      } finally {
+        deleteRecursively(dataDir);
+      }
+    }
+    if (newest <= snapshot) {
+      // no batch after the run's snapshot: nothing to catch up (the seed's resume point is the
+      // snapshot, and an application of the run applied no batch the store does not hold)
+      return new CatchUp(snapshot, null);
+    }
+    // a Fluo client needs the oracle for every read: never block on one that does not run
+    WebindexApp.Processes p = waitForProcesses(app, wait);
+    if (!p.oracle() || p.workers() == 0) {
+      return new CatchUp(
+          -1,
+          String.format(
+              "Fluo application %s must catch up to batch %d (its run's snapshot is %d), and %s:"
+                  + " start its oracle and workers (`fluo oracle`/`fluo worker` with the"
+                  + " application's configuration), then run this command again: it resumes"
+                  + " from here. The served table is unchanged.",
+              app, newest, snapshot, !p.oracle() ? "no oracle runs" : "no worker runs"));
+    }
+    try (FluoClient client = FluoFactory.newClient(fc)) {
+      BatchApplier.Result r = new BatchApplier(client, cfg, hadoop, progress).applyPending(null);
+      return new CatchUp(r.appliedAfter(), null);
+    }
+  }
+
+  private WebindexApp.Processes waitForProcesses(String app, Duration wait) {
+    Instant until = Instant.now().plus(wait);
+    WebindexApp.Processes p = WebindexApp.processes(cfg, app);
+    while ((!p.oracle() || p.workers() == 0) && Instant.now().isBefore(until)) {
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      p = WebindexApp.processes(cfg, app);
+    }
+    return p;
+  }
+
+  /**
+   * Drops what the retention expires: query tables, work directories (with their seeds) and Fluo
+   * applications of old runs and of runs abandoned while {@code RUNNING}. Returns what it dropped.
+   */
+  public List<String> applyRetention(RunRegistry runs) throws IOException {
+    RunRegistry.Expired expired = runs.expired(cfg.retentionRuns(), RUNNING_GRACE, Instant.now());
+    Connector conn = AccumuloConnections.connect(cfg);
+    List<String> dropped = new ArrayList<>();
+    for (RunRegistry.FluoApp a : expired.apps()) {
+      try {
+        WebindexApp.remove(cfg, runs, a.name());
+        dropped.add("Fluo application " + a.name());
+      } catch (RuntimeException e) {
+        // e.g. a worker of it still runs: it is tried again by the next retention
+        say("retention: could not remove Fluo application %s: %s", a.name(), e.getMessage());
+      }
+    }
+    for (RunRecord r : expired.runs()) {
+      if (conn.tableOperations().exists(r.table())) {
+        BulkImport.dropIfExists(conn, r.table());
+        dropped.add(r.table());
+      }
+      if (!r.workDir().isEmpty()) {
+        Path work = new Path(r.workDir());
+        FileSystem fs = work.getFileSystem(hadoop);
+        if (fs.exists(work)) {
+          fs.delete(work, true);
+          dropped.add(work.toString());
+        }
+      }
+      runs.markDropped(r, Instant.now());
+    }
+    return dropped;
+  }
+
+  private void say(String format, Object... args) {
+    if (progress != null) {
+      progress.printf(format + "%n", args);
+      progress.flush();
+    }
+  }
+
+  private static void deleteRecursively(java.nio.file.Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var paths = Files.walk(dir)) {
+      for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
