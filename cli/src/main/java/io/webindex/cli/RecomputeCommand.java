@@ -24,7 +24,7 @@ final class RecomputeCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex recompute [--conf FILE] [--snapshot S] [--run ID]
+        usage: bin/webindex recompute [--conf FILE] [--snapshot S] [--run ID [--restart]]
 
         Recomputes inlink counts, domain page counts and the t: ranking from every batch <= S of
         the raw page store (webindex.store.root) into a fresh, pre-split table <prefix>_<run>, plus
@@ -34,17 +34,21 @@ final class RecomputeCommand implements Command {
           --conf FILE     webindex configuration (default: conf/webindex.properties, else the
                           running `webindex dev` instance)
           --snapshot S    read batches <= S only (default: the highest batch)
-          --run ID        run id: letters, digits, '_' (default: UTC time yyyyMMddHHmmss)
+          --run ID        run id: letters, digits, '_' (default: UTC time yyyyMMddHHmmss);
+                          a FAILED run of that id is cleaned up and run again
+          --restart       also take over a run left RUNNING (its process was killed): its
+                          table and work directory are removed first
 
         Exit status: 0 done; 1 a job or the import failed (recorded as FAILED, its table dropped);
-        2 a usage or configuration error, missing input, or an existing run or table.
+        2 a usage or configuration error, missing input, an incomplete batch <= S, or an
+        existing run (RUNNING without --restart, or SUCCEEDED) or table.
         On a cluster run the same tool with `hadoop jar` (docs/recompute.md).
         """;
   }
 
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
-    Args args = Args.parse(raw, Set.of(Cli.CONF_OPTION, "snapshot", "run"), Set.of());
+    Args args = Args.parse(raw, Set.of(Cli.CONF_OPTION, "snapshot", "run"), Set.of("restart"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;
@@ -54,6 +58,12 @@ final class RecomputeCommand implements Command {
     List<String> toolArgs = new ArrayList<>(List.of("--webindex-conf", loaded.source().toString()));
     args.value("snapshot").ifPresent(s -> toolArgs.addAll(List.of("--snapshot", s)));
     args.value("run").ifPresent(r -> toolArgs.addAll(List.of("--run", r)));
+    if (args.has("restart")) {
+      if (args.value("run").isEmpty()) {
+        throw new UsageException("--restart needs the --run it takes over");
+      }
+      toolArgs.add("--restart");
+    }
     ctx.out().flush();
     PrintStream out = new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
     return ToolRunner.run(

@@ -9,6 +9,7 @@ import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +75,11 @@ class OperatorPathsIT extends AccumuloITBase {
     out[2] = c;
     System.arraycopy(args, 1, out, 3, args.length - 1);
     return out;
+  }
+
+  private Path workDir() {
+    String w = WebindexConfig.load(Path.of(c), Map.of()).workDir();
+    return Path.of(java.net.URI.create(w.startsWith("file:") ? w : "file://" + w));
   }
 
   private RunRegistry registry() {
@@ -244,8 +250,15 @@ class OperatorPathsIT extends AccumuloITBase {
     assertTrue(partial.out().contains("applied batches 1..1"), partial.out());
     Files.move(copying, store.resolve("batches/00002/late.jsonl"));
     Files.writeString(store.resolve("batches/00002/late.jsonl"), "");
+    Files.writeString(
+        store.resolve("batches/00003/bad.jsonl"), "{\"url\": \"http://a.com/x\", \"crawled\": \n");
     Run rest = ok("load", "--embedded");
     assertTrue(rest.out().contains("applied batches 2..3"), rest.out());
+    assertTrue(rest.out().contains(", 1 rejected,"), rest.out());
+    // the loader samples its rejects with the reason, like the batch jobs
+    String sample = Files.readString(workDir().resolve("load/00003/rejects"));
+    assertTrue(sample.startsWith("bad.jsonl\t0\t"), sample);
+    assertEquals(1, sample.lines().count(), sample);
     assertServedIsTheTruth("t3", 3);
   }
 
@@ -323,6 +336,50 @@ class OperatorPathsIT extends AccumuloITBase {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void loadWatchFollowsACutOverAndRunsBesideARecompute() throws Exception {
+    setUp("watch", 120);
+    writeBatch(0, 120);
+    ok("recompute", "--run", "r0");
+    ok("fluo-init", "--run", "r0");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Cli watchCtx = new Cli(tmp, out, err);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> watcher =
+          pool.submit(
+              () -> Main.run(List.of("load", "--conf", c, "--embedded", "--watch", "1"), watchCtx));
+      writeBatch(1, 40);
+      awaitApplied(1, prefix + "_r0");
+      // a recompute while the loader runs, then a cut-over to it: the loader follows
+      ok("recompute", "--run", "r1");
+      ok("reconcile", "--run", "r1", "--embedded");
+      writeBatch(2, 40);
+      awaitApplied(2, prefix + "_r1");
+      watchCtx.requestStop();
+      assertEquals(0, (int) watcher.get(), err.toString());
+      String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(log.contains("now maintained by Fluo application " + prefix + "_r1"), log);
+    } finally {
+      watchCtx.requestStop();
+      pool.shutdown();
+    }
+    assertServedIsTheTruth("t2", 2);
+  }
+
+  /** Waits until a recompute of batches 0..b equals {@code table} (the watcher applied b). */
+  private void awaitApplied(long b, String table) throws InterruptedException {
+    String truth = "w" + b + "_" + table.replaceAll("[^A-Za-z0-9]", "");
+    ok("recompute", "--run", truth, "--snapshot", Long.toString(b));
+    String expected = ok("dump", "--table", prefix + "_" + truth).out();
+    long until = System.currentTimeMillis() + 90_000;
+    while (!ok("dump", "--table", table).out().equals(expected)) {
+      assertTrue(System.currentTimeMillis() < until, "batch " + b + " never reached " + table);
+      Thread.sleep(500);
     }
   }
 

@@ -68,6 +68,7 @@ public final class LatestJob {
     c.setInt(MAX_LINKS, cfg.readLimits().maxLinks());
     c.setInt(REJECT_SAMPLES, cfg.rejectSamplesPerTask());
     c.setInt(FLUO_BUCKETS, cfg.fluoBuckets());
+    c.set(Jobs.STAGE, "latest");
     c.setBoolean("mapreduce.input.fileinputformat.input.dir.recursive", true);
     job.setJarByClass(LatestJob.class);
     job.setInputFormatClass(WholeFileInputFormat.class);
@@ -102,6 +103,11 @@ public final class LatestJob {
 
   /** Streams one whole file through the core readers. */
   public static final class ReadMapper extends Mapper<Text, LongWritable, Text, PageWritable> {
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+      TaskGuard.run(context, () -> super.run(context));
+    }
+
     private MultipleOutputs<Text, PageWritable> mos;
     private final ReadStats stats = new ReadStats();
     private int samplesLeft;
@@ -216,6 +222,11 @@ public final class LatestJob {
 
   /** Keeps the latest version of a URL and fans it out. */
   public static final class LatestReducer extends Reducer<Text, PageWritable, Text, RefWritable> {
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+      TaskGuard.run(context, () -> super.run(context));
+    }
+
     private MultipleOutputs<Text, RefWritable> mos;
     private FluoSeed seed;
     private final Text target = new Text();

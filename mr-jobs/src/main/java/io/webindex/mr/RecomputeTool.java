@@ -13,6 +13,7 @@ import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,9 +25,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.hadoop.conf.Configuration;
@@ -40,7 +43,6 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.slf4j.Logger;
@@ -52,11 +54,15 @@ import org.slf4j.LoggerFactory;
  * the run in {@code <prefix>_meta}. Three MapReduce jobs (latest versions → per URI → sort and
  * write RFiles), each checked before the next; then the table is created with split points sampled
  * from the data and the RFiles are bulk imported. Nothing live is touched, and a failed run drops
- * its table and is recorded as FAILED.
+ * its table and is recorded as FAILED with the failed task's exception. The same run id again
+ * cleans up a FAILED attempt and starts over; a RUNNING one (a killed process) only with {@code
+ * --restart}; a SUCCEEDED one never. The Accumulo password stays in the driver: a webindex password
+ * key in the Hadoop configuration is refused, and every job is scrubbed of such keys ({@link
+ * JobSecrets}).
  *
  * <pre>
  * hadoop jar webindex-mr-jobs.jar io.webindex.mr.RecomputeTool \
- *     [--webindex-conf FILE] [--snapshot S] [--run ID] [-D webindex.key=value ...]
+ *     [--webindex-conf FILE] [--snapshot S] [--run ID [--restart]] [-D webindex.key=value ...]
  * </pre>
  */
 public final class RecomputeTool extends Configured implements Tool {
@@ -68,6 +74,7 @@ public final class RecomputeTool extends Configured implements Tool {
   public static final int USAGE = 2;
 
   private final PrintStream out;
+  private Consumer<? super Job> beforeSubmit = job -> {};
 
   public RecomputeTool() {
     this(System.out);
@@ -77,17 +84,28 @@ public final class RecomputeTool extends Configured implements Tool {
     this.out = out;
   }
 
+  /**
+   * Shows each MapReduce job to {@code observer} just before it is submitted (its secrets already
+   * stripped): for tests and tooling that inspect what a job carries.
+   */
+  public RecomputeTool beforeSubmit(Consumer<? super Job> observer) {
+    this.beforeSubmit = observer;
+    return this;
+  }
+
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new Configuration(), new RecomputeTool(), args));
   }
 
   static String usage() {
-    return "usage: recompute [--webindex-conf FILE] [--snapshot S] [--run ID] [-D webindex.key=value ...]";
+    return "usage: recompute [--webindex-conf FILE] [--snapshot S] [--run ID [--restart]]"
+        + " [-D webindex.key=value ...]";
   }
 
   @Override
   public int run(String[] args) throws Exception {
     try {
+      JobSecrets.refuse(getConf());
       return parseAndRun(args);
     } catch (IllegalArgumentException | UncheckedIOException | UserError | StoreException e) {
       return usageError(e.getMessage());
@@ -98,6 +116,7 @@ public final class RecomputeTool extends Configured implements Tool {
     String confFile = null;
     Long snapshot = null;
     String runId = null;
+    boolean restart = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String next = i + 1 < args.length ? args[i + 1] : null;
@@ -118,6 +137,7 @@ public final class RecomputeTool extends Configured implements Tool {
           runId = require(a, next);
           i++;
         }
+        case "--restart" -> restart = true;
         case "-h", "--help" -> {
           out.println(usage());
           return 0;
@@ -130,8 +150,11 @@ public final class RecomputeTool extends Configured implements Tool {
     if (runId != null && !runId.matches("[A-Za-z0-9_]{1,40}")) {
       return usageError("--run takes letters, digits and '_': " + runId);
     }
+    if (restart && runId == null) {
+      return usageError("--restart needs the --run it restarts");
+    }
     WebindexConfig cfg = config(confFile);
-    return recompute(cfg, snapshot, runId == null ? RUN_ID.format(Instant.now()) : runId);
+    return recompute(cfg, snapshot, runId == null ? RUN_ID.format(Instant.now()) : runId, restart);
   }
 
   private static String require(String flag, String value) {
@@ -168,7 +191,8 @@ public final class RecomputeTool extends Configured implements Tool {
     }
   }
 
-  private int recompute(WebindexConfig cfg, Long requestedSnapshot, String runId) throws Exception {
+  private int recompute(WebindexConfig cfg, Long requestedSnapshot, String runId, boolean restart)
+      throws Exception {
     Configuration conf = new Configuration(getConf());
     tuneLocalRunner(conf);
     if (cfg.storeRoot().isEmpty()) {
@@ -184,6 +208,15 @@ public final class RecomputeTool extends Configured implements Tool {
       throw new UserError("no batches under " + batchesDir);
     }
     long snapshot = requestedSnapshot != null ? requestedSnapshot : all.get(all.size() - 1).seq();
+    for (RawPageStore.Batch waiting : store.waiting()) {
+      if (waiting.seq() <= snapshot) {
+        throw new UserError(
+            "batch "
+                + waiting.seq()
+                + " is still being written (a file in it ends in ._COPYING_ or .tmp, or an"
+                + " earlier batch is): a snapshot can only include complete batches");
+      }
+    }
     List<Path> inputs = new ArrayList<>();
     List<String> inputNames = new ArrayList<>();
     for (RawPageStore.Batch b : all) {
@@ -198,16 +231,11 @@ public final class RecomputeTool extends Configured implements Tool {
     Path runDir = new Path(new Path(cfg.workDir(), "runs"), runId);
     FileSystem workFs = runDir.getFileSystem(conf);
     runDir = workFs.makeQualified(runDir);
-    if (workFs.exists(runDir)) {
-      throw new UserError("run " + runId + " exists already: " + runDir);
-    }
     Connector conn = AccumuloConnections.connect(cfg);
     String table = cfg.runTable(runId);
-    if (conn.tableOperations().exists(table)) {
-      throw new UserError(
-          "table " + table + " exists already; a run only writes into a fresh table");
-    }
-    RunRegistry registry = new RunRegistry(conn, cfg.metaTable()).ensureTable();
+    RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
+    clearEarlierAttempt(conn, registry, runId, table, workFs, runDir, restart);
+    registry.ensureTable();
     Path latestOut = new Path(runDir, "latest");
     Path urisOut = new Path(runDir, "uris");
     Path sortedOut = new Path(runDir, "sorted");
@@ -224,16 +252,21 @@ public final class RecomputeTool extends Configured implements Tool {
             Map.of(),
             new Path(sortedOut, SortJob.OUT_FLUO).toString(),
             runDir.toString(),
-            "",
+            runningMessage(),
             cfg.fluoBuckets());
     registry.put(record);
     log.info("run {}: snapshot {}, {} batches, into {}", runId, snapshot, inputs.size(), table);
     Map<String, Long> counters = new TreeMap<>();
-    boolean tableCreated = false;
+    boolean tableMayExist = false;
     try {
+      // made here, so that a work directory that cannot be written fails with its own reason
+      // (the job runner would fail the first job's setup, and report no cause)
+      if (!workFs.mkdirs(runDir)) {
+        throw new StoreException("cannot create the run's work directory " + runDir);
+      }
       int reducers = cfg.recomputeTablets();
       Job latest = LatestJob.create(conf, cfg, batchesDir, inputs, latestOut, reducers);
-      runJob(latest, "latest", counters);
+      runJob(latest, "latest", counters, runDir);
       long estimatedCells =
           counters.getOrDefault("read.LINKS", 0L)
               + 4 * counters.getOrDefault("latest.CURRENT_PAGES", 0L);
@@ -247,7 +280,7 @@ public final class RecomputeTool extends Configured implements Tool {
               reducers,
               sampleEvery,
               cfg.fluoBuckets());
-      runJob(uris, "uris", counters);
+      runJob(uris, "uris", counters, runDir);
 
       Map<Byte, List<byte[]>> splits =
           splitPoints(workFs, new Path(urisOut, UriJob.OUT_SAMPLES), cfg.recomputeTablets());
@@ -259,25 +292,27 @@ public final class RecomputeTool extends Configured implements Tool {
           sortInputs.add(p);
         }
       }
-      if (!sortInputs.isEmpty()) {
-        Job sort =
-            SortJob.create(
-                conf,
-                sortInputs,
-                sortedOut,
-                splits.get(CellKey.QUERY),
-                splits.get(CellKey.FLUO),
-                cfg.fluoBuckets());
-        runJob(sort, "write", counters);
-      }
+      Job sort =
+          SortJob.create(
+              conf,
+              sortInputs,
+              sortedOut,
+              splits.get(CellKey.QUERY),
+              splits.get(CellKey.FLUO),
+              cfg.fluoBuckets());
+      runJob(sort, "write", counters, runDir);
 
       SortedSet<Text> tableSplits = new TreeSet<>();
       for (byte[] s : splits.get(CellKey.QUERY)) {
         tableSplits.add(new Text(s));
       }
       Instant importStart = Instant.now();
+      tableMayExist = true; // from here on a failure drops the table, also one half created
       BulkImport.createFresh(conn, table, tableSplits);
-      tableCreated = true;
+      if (Jobs.testFault(conf, "import")) {
+        log.warn("{}=import (a test setting): taking {} offline", Jobs.TEST_FAULT, table);
+        conn.tableOperations().offline(table, true);
+      }
       Path queryFiles = new Path(sortedOut, SortJob.OUT_QUERY);
       if (workFs.exists(queryFiles)) {
         BulkImport.importDirectory(conn, conf, table, queryFiles, new Path(runDir, "failures"));
@@ -292,40 +327,122 @@ public final class RecomputeTool extends Configured implements Tool {
       return 0;
     } catch (Exception | Error e) {
       String what =
-          e instanceof StoreException || e instanceof JobFailed ? e.getMessage() : e.toString();
-      log.error("run {} failed: {}", runId, what, e instanceof JobFailed ? null : e);
-      if (tableCreated) {
+          e instanceof StoreException || e instanceof Jobs.JobFailed
+              ? e.getMessage()
+              : e.toString();
+      log.error("run {} failed: {}", runId, what, e instanceof Jobs.JobFailed ? null : e);
+      if (tableMayExist) {
         try {
           BulkImport.dropIfExists(conn, table);
-        } catch (StoreException cleanup) {
+        } catch (RuntimeException cleanup) {
           log.error("could not drop the half-built table {}: {}", table, cleanup.getMessage());
+          what += "; the half-built table " + table + " could not be dropped: " + cleanup;
         }
       }
-      record = record.finish(RunRecord.Status.FAILED, Instant.now(), counters, what);
-      registry.put(record);
+      try {
+        registry.put(record.finish(RunRecord.Status.FAILED, Instant.now(), counters, what));
+      } catch (RuntimeException recordFailed) {
+        log.error("could not record run {} as FAILED: {}", runId, recordFailed.toString());
+      }
       System.err.println(
           "recompute: run " + runId + " FAILED: " + what + " (nothing served was touched)");
       return 1;
     }
   }
 
-  /** A job that did not succeed. */
-  static final class JobFailed extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    JobFailed(String m) {
-      super(m);
+  /**
+   * Makes way for a run whose id was used before. A FAILED attempt is cleaned up (its table, if one
+   * is left, dropped, its work directory deleted); a RUNNING one only with {@code --restart}, since
+   * it may be running still; a SUCCEEDED one never. Without a record, an existing table or work
+   * directory of that id is not ours: refused.
+   */
+  private void clearEarlierAttempt(
+      Connector conn,
+      RunRegistry registry,
+      String runId,
+      String table,
+      FileSystem workFs,
+      Path runDir,
+      boolean restart)
+      throws IOException {
+    Optional<RunRecord> earlier = registry.get(runId);
+    if (earlier.isEmpty()) {
+      if (conn.tableOperations().exists(table)) {
+        throw new UserError(
+            "table " + table + " exists already; a run only writes into a fresh table");
+      }
+      if (workFs.exists(runDir)) {
+        throw new UserError(
+            "run directory "
+                + runDir
+                + " exists, but no run "
+                + runId
+                + " is recorded: remove it or choose another --run");
+      }
+      return;
+    }
+    RunRecord r = earlier.get();
+    switch (r.status()) {
+      case SUCCEEDED ->
+          throw new UserError(
+              "run "
+                  + runId
+                  + " succeeded already (table "
+                  + r.table()
+                  + "): a run id is used once; choose another --run");
+      case RUNNING -> {
+        if (!restart) {
+          throw new UserError(
+              "run "
+                  + runId
+                  + " is recorded RUNNING since "
+                  + r.started()
+                  + (r.message().isEmpty() ? "" : " (" + r.message() + ")")
+                  + ": another recompute may still be running it. If none is (it was killed),"
+                  + " rerun with --restart: the run's table and work directory are deleted and"
+                  + " it starts over");
+        }
+      }
+      case FAILED -> {
+        // a failed attempt: cleaned up below
+      }
+      default -> throw new IllegalStateException("status " + r.status());
+    }
+    Optional<RunRegistry.Served> served = registry.served();
+    if (served.isPresent()
+        && (served.get().table().equals(table) || served.get().previousTable().equals(table))) {
+      throw new UserError("table " + table + " is served: run " + runId + " cannot be redone");
+    }
+    String what = r.status() == RunRecord.Status.RUNNING ? "interrupted" : "failed";
+    out.printf(
+        "run %s: cleaning up the %s attempt started %s (table %s, %s)%n",
+        runId, what, r.started(), table, runDir);
+    log.info("run {}: cleaning up the {} attempt started {}", runId, what, r.started());
+    BulkImport.dropIfExists(conn, table);
+    if (workFs.exists(runDir) && !workFs.delete(runDir, true)) {
+      throw new StoreException("cannot delete the earlier attempt's work directory " + runDir);
     }
   }
 
-  private void runJob(Job job, String name, Map<String, Long> counters) throws Exception {
+  /** What a RUNNING record says about who runs it. */
+  private static String runningMessage() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException | RuntimeException e) {
+      host = "an unknown host";
+    }
+    return "running: pid " + ProcessHandle.current().pid() + " on " + host;
+  }
+
+  private void runJob(Job job, String name, Map<String, Long> counters, Path runDir)
+      throws Exception {
     Instant t0 = Instant.now();
     log.info("starting job {}", job.getJobName());
-    boolean ok = job.waitForCompletion(true);
-    long ms = Duration.between(t0, Instant.now()).toMillis();
-    counters.put("time." + name + ".ms", ms);
-    if (!ok) {
-      throw new JobFailed("job '" + job.getJobName() + "' failed: " + failure(job));
+    try {
+      Jobs.run(job, new Path(new Path(runDir, "task-errors"), name), beforeSubmit);
+    } finally {
+      counters.put("time." + name + ".ms", Duration.between(t0, Instant.now()).toMillis());
     }
     for (CounterGroup g : job.getCounters()) {
       String prefix;
@@ -340,7 +457,7 @@ public final class RecomputeTool extends Configured implements Tool {
         counters.put(prefix + c.getName(), c.getValue());
       }
     }
-    log.info("job {} done in {} ms", job.getJobName(), ms);
+    log.info("job {} done in {} ms", job.getJobName(), counters.get("time." + name + ".ms"));
   }
 
   /** The Fluo seed's resume point (this run's snapshot), as one more input of the sort job. */
@@ -355,32 +472,6 @@ public final class RecomputeTool extends Configured implements Tool {
       w.append(CellKeys.fluo(rcv), CellValue.ofFinal(rcv.getValue().toArray()));
     }
     return dir;
-  }
-
-  /**
-   * The job's failure info, or else the first diagnostic of a failed task (the local runner reports
-   * no failure info).
-   */
-  static String failure(Job job) {
-    try {
-      String info = job.getStatus().getFailureInfo();
-      if (info != null && !info.isBlank() && !info.equals("NA")) {
-        return info;
-      }
-      for (TaskCompletionEvent e : job.getTaskCompletionEvents(0, 100)) {
-        if (e.getStatus() == TaskCompletionEvent.Status.FAILED) {
-          for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
-            return d.lines().findFirst().orElse(d);
-          }
-        }
-      }
-      return info == null ? "unknown" : info;
-    } catch (IOException e) {
-      return "unknown (" + e.getMessage() + ")";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "unknown (interrupted)";
-    }
   }
 
   /** Reads the sampled keys and picks up to {@code tablets - 1} split rows per table. */

@@ -22,7 +22,6 @@ import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
@@ -53,6 +52,7 @@ public final class SortJob {
       throws IOException {
     Job job = Job.getInstance(base, "webindex recompute 3/3: sort and write RFiles");
     Configuration c = job.getConfiguration();
+    c.set(Jobs.STAGE, "write");
     c.set(QUERY_SPLITS, encode(querySplits));
     c.set(FLUO_SPLITS, encode(fluoSplits));
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
@@ -61,7 +61,7 @@ public final class SortJob {
     for (Path p : inputs) {
       SequenceFileInputFormat.addInputPath(job, p);
     }
-    job.setMapperClass(Mapper.class);
+    job.setMapperClass(IdentityMapper.class);
     job.setMapOutputKeyClass(CellKey.class);
     job.setMapOutputValueClass(CellValue.class);
     job.setSortComparatorClass(CellKey.Comparator.class);
@@ -166,6 +166,11 @@ public final class SortJob {
 
   /** Writes each table's sorted cells as RFiles. */
   public static final class WriteReducer extends Reducer<CellKey, CellValue, Key, Value> {
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+      TaskGuard.run(context, () -> super.run(context));
+    }
+
     private MultipleOutputs<Key, Value> mos;
     private FluoSeed seed;
     private final FluoKeyValueGenerator fluoGen = new FluoKeyValueGenerator();

@@ -18,7 +18,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
@@ -44,12 +43,13 @@ public final class UriJob {
       throws IOException {
     Job job = Job.getInstance(base, "webindex recompute 2/3: per URI");
     Configuration c = job.getConfiguration();
+    c.set(Jobs.STAGE, "uris");
     c.setLong(SAMPLE_EVERY, sampleEvery);
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
     job.setJarByClass(UriJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     SequenceFileInputFormat.addInputPath(job, refs);
-    job.setMapperClass(Mapper.class);
+    job.setMapperClass(IdentityMapper.class);
     job.setMapOutputKeyClass(Text.class);
     job.setMapOutputValueClass(RefWritable.class);
     job.setReducerClass(UriReducer.class);
@@ -65,6 +65,11 @@ public final class UriJob {
 
   /** Computes everything one URI owns. */
   public static final class UriReducer extends Reducer<Text, RefWritable, CellKey, CellValue> {
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+      TaskGuard.run(context, () -> super.run(context));
+    }
+
     private MultipleOutputs<CellKey, CellValue> mos;
     private FluoSeed seed;
     private long sampleEvery;

@@ -2,6 +2,7 @@ package io.webindex.mr;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.check.CheckReport;
@@ -20,6 +21,7 @@ import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.SnapshotExclusions;
+import io.webindex.store.StoreException;
 import io.webindex.testkit.AccumuloITBase;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -27,9 +29,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.accumulo.core.client.BatchWriter;
 import org.apache.accumulo.core.client.BatchWriterConfig;
 import org.apache.accumulo.core.client.Scanner;
@@ -40,6 +44,7 @@ import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -230,6 +235,57 @@ class CheckIT extends AccumuloITBase {
     assertFalse(
         check(older, ahead.table(), 1, CheckRunner.Mode.SCANNER).consistent(),
         "without the exclusion they would be");
+  }
+
+  /**
+   * The MapReduce check: its tasks get the Accumulo password from the job's credentials, not from
+   * the job's configuration or a file; and its directory (exclusions, output, task errors) is gone
+   * after a check that succeeded and after one that failed (its map tasks cannot read an offline
+   * table), the failure reported with the task's exception.
+   */
+  @Test
+  void theMapReduceCheckKeepsThePasswordInCredentialsAndLeavesNoFiles() throws Exception {
+    RunRecord truth = recompute("truth", 2);
+    RunRecord live = recompute("live", 2);
+    java.nio.file.Path workDir = java.nio.file.Path.of(java.net.URI.create(truth.workDir()));
+    List<Job> jobs = new ArrayList<>();
+    CheckRunner runner =
+        new CheckRunner(cfg, connector(), new Configuration()).beforeSubmit(jobs::add);
+    assertTrue(runner.run(truth, live.table(), 2, CheckRunner.Mode.MAPREDUCE).consistent());
+    assertEquals(List.of(), checkDirs(workDir));
+
+    connector().tableOperations().offline(live.table(), true);
+    StoreException failed =
+        assertThrows(
+            StoreException.class,
+            () -> runner.run(truth, live.table(), 2, CheckRunner.Mode.MAPREDUCE));
+    assertTrue(failed.getMessage().contains("offline"), failed.getMessage());
+    assertTrue(failed.getMessage().contains("task attempt_"), failed.getMessage());
+    assertEquals(List.of(), checkDirs(workDir), "the failed check's directory is gone");
+
+    assertEquals(2, jobs.size());
+    for (Job job : jobs) {
+      ByteArrayOutputStream xml = new ByteArrayOutputStream();
+      job.getConfiguration().writeXml(xml);
+      String jobXml = xml.toString(StandardCharsets.UTF_8);
+      assertFalse(jobXml.contains(ROOT_PASSWORD), "the job's configuration carries the password");
+      assertFalse(jobXml.contains("accumulo.password"), jobXml);
+      assertEquals(List.of(), JobSecrets.secretKeys(job.getConfiguration()));
+      assertEquals(
+          ROOT_PASSWORD,
+          new String(
+              job.getCredentials().getSecretKey(new Text("webindex.accumulo.password")),
+              StandardCharsets.UTF_8));
+    }
+  }
+
+  static List<String> checkDirs(java.nio.file.Path workDir) throws IOException {
+    try (Stream<java.nio.file.Path> files = Files.list(workDir)) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(n -> n.startsWith("check-"))
+          .toList();
+    }
   }
 
   @Test

@@ -31,6 +31,7 @@ import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -187,6 +188,37 @@ class RecomputeIT extends AccumuloITBase {
     s.setRange(Range.prefix("t:"));
     assertEquals(
         "t:" + CountCodec.encode(n) + ":com.hot", s.iterator().next().getKey().getRow().toString());
+  }
+
+  /**
+   * The Accumulo password reaches no job: the configuration of every job of a run (what Hadoop
+   * writes to its job.xml) holds neither the password nor a webindex password key nor the password
+   * file's path, and a password given as {@code -D} is refused before anything starts.
+   */
+  @Test
+  void noJobCarriesThePassword() throws Exception {
+    Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    List<Job> jobs = new ArrayList<>();
+    int exit =
+        ToolRunner.run(
+            new Configuration(),
+            new RecomputeTool(new PrintStream(new ByteArrayOutputStream())).beforeSubmit(jobs::add),
+            new String[] {"--webindex-conf", conf.toString(), "--run", "pw"});
+    assertEquals(0, exit);
+    assertEquals(3, jobs.size());
+    for (Job job : jobs) {
+      ByteArrayOutputStream xml = new ByteArrayOutputStream();
+      job.getConfiguration().writeXml(xml);
+      String jobXml = xml.toString(StandardCharsets.UTF_8);
+      assertFalse(jobXml.contains(ROOT_PASSWORD), job.getJobName() + " carries the password");
+      assertFalse(jobXml.contains("accumulo.password"), job.getJobName() + ": " + jobXml);
+      assertEquals(List.of(), JobSecrets.secretKeys(job.getConfiguration()));
+    }
+
+    Result refused = recompute("-D", "webindex.accumulo.password=" + ROOT_PASSWORD, "--run", "pw2");
+    assertEquals(RecomputeTool.USAGE, refused.exit());
+    assertTrue(new RunRegistry(connector(), prefix + "_meta").get("pw2").isEmpty());
+    assertFalse(connector().tableOperations().exists(prefix + "_pw2"));
   }
 
   /** A run that fails half-way is recorded as FAILED with the reason and leaves no table behind. */

@@ -9,6 +9,7 @@ import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.client.TableOfflineException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -64,7 +65,10 @@ public final class BulkImport {
     fs.mkdirs(failDir);
     try {
       conn.tableOperations().importDirectory(table, dir.toString(), failDir.toString(), false);
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+    } catch (AccumuloException
+        | AccumuloSecurityException
+        | TableNotFoundException
+        | TableOfflineException e) {
       throw new StoreException(
           "bulk import of " + dir + " into " + table + " failed: " + e.getMessage(), e);
     }

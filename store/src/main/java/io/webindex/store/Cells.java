@@ -84,19 +84,25 @@ public final class Cells {
   }
 
   /**
-   * Writes cells to an existing table with one batch writer, flushing before it returns.
+   * Writes cells to an existing table with one batch writer, flushing before it returns. The writer
+   * is closed on every path: after a rejected mutation or a failing {@code cells} iterator too.
    *
    * @return the number of cells written
    * @throws StoreException when the table does not exist or the server rejects a mutation
    */
   public static long write(Connector connector, String table, Iterable<Cell> cells) {
-    long n = 0;
     BatchWriter writer;
     try {
       writer = connector.createBatchWriter(table, new BatchWriterConfig());
     } catch (TableNotFoundException e) {
       throw new StoreException("no table '" + table + "'", e);
     }
+    return write(writer, table, cells);
+  }
+
+  /** Writes cells with {@code writer}, one mutation per row run, and closes it on every path. */
+  static long write(BatchWriter writer, String table, Iterable<Cell> cells) {
+    long n = 0;
     try {
       Mutation current = null;
       String currentRow = null;
@@ -114,11 +120,34 @@ public final class Cells {
       if (current != null) {
         writer.addMutation(current);
       }
+    } catch (MutationsRejectedException e) {
+      closeAfter(writer, e);
+      throw rejected(table, e);
+    } catch (RuntimeException | Error e) {
+      closeAfter(writer, e);
+      throw e;
+    }
+    try {
       writer.close();
     } catch (MutationsRejectedException e) {
-      throw new StoreException("writing to table '" + table + "' failed: " + e.getMessage(), e);
+      throw rejected(table, e);
     }
     return n;
+  }
+
+  private static StoreException rejected(String table, MutationsRejectedException e) {
+    return new StoreException("writing to table '" + table + "' failed: " + e.getMessage(), e);
+  }
+
+  /** Closes a writer after {@code failure}; what closing throws is attached to it. */
+  private static void closeAfter(BatchWriter writer, Throwable failure) {
+    try {
+      writer.close();
+    } catch (MutationsRejectedException | RuntimeException e) {
+      if (e != failure) {
+        failure.addSuppressed(e);
+      }
+    }
   }
 
   private static void put(Mutation m, Cell c) {

@@ -20,32 +20,54 @@ public final class ScannerCheck {
 
   public static void run(
       Connector conn, String expected, String actual, Exclusions skip, CheckAccumulator acc) {
-    InMemoryCheck.run(
-        cells(conn, expected, new Range()), cells(conn, actual, new Range()), skip, acc);
+    try (Scan e = cells(conn, expected, new Range());
+        Scan a = cells(conn, actual, new Range())) {
+      InMemoryCheck.run(e, a, skip, acc);
+    }
   }
 
-  /** The cells of a range of a table, in key order. */
-  public static Iterator<Cell> cells(Connector conn, String table, Range range) {
+  /** The cells of a range of a table, in key order. Close it to release its scanner. */
+  public static Scan cells(Connector conn, String table, Range range) {
     Scanner s;
     try {
       s = conn.createScanner(table, Authorizations.EMPTY);
     } catch (TableNotFoundException e) {
       throw new StoreException("no table " + table, e);
     }
-    s.setRange(range);
-    s.setBatchSize(10_000);
-    Iterator<Map.Entry<Key, Value>> it = s.iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
+    try {
+      s.setRange(range);
+      s.setBatchSize(10_000);
+      return new Scan(s, s.iterator());
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
 
-      @Override
-      public Cell next() {
-        Map.Entry<Key, Value> e = it.next();
-        return Cells.fromEntry(e.getKey(), e.getValue());
-      }
-    };
+  /** The cells one scanner reads; {@link #close()} releases the scanner. */
+  public static final class Scan implements Iterator<Cell>, AutoCloseable {
+    private final Scanner scanner;
+    private final Iterator<Map.Entry<Key, Value>> it;
+
+    private Scan(Scanner scanner, Iterator<Map.Entry<Key, Value>> it) {
+      this.scanner = scanner;
+      this.it = it;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return it.hasNext();
+    }
+
+    @Override
+    public Cell next() {
+      Map.Entry<Key, Value> e = it.next();
+      return Cells.fromEntry(e.getKey(), e.getValue());
+    }
+
+    @Override
+    public void close() {
+      scanner.close();
+    }
   }
 }

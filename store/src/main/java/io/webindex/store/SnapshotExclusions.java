@@ -67,8 +67,7 @@ public final class SnapshotExclusions {
             });
       }
     }
-    try {
-      Scanner s = conn.createScanner(batchTable, Authorizations.EMPTY);
+    try (Scanner s = conn.createScanner(batchTable, Authorizations.EMPTY)) {
       for (String uri : pages) {
         s.setRange(
             Range.exact(QuerySchema.pageRow(uri), QuerySchema.FAM_PAGE, QuerySchema.QUAL_CUR));

@@ -10,7 +10,10 @@ import io.webindex.core.check.RowInvariants;
 import io.webindex.core.check.TableDiff;
 import io.webindex.core.check.UriFact;
 import io.webindex.core.check.UriFacts;
+import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.Cell;
+import io.webindex.mr.Jobs;
+import io.webindex.mr.TaskGuard;
 import io.webindex.store.ScannerCheck;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -32,12 +35,12 @@ import org.apache.accumulo.core.client.ZooKeeperInstance;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.data.Range;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskInputOutputContext;
@@ -56,7 +59,13 @@ public final class CheckJob {
   static final String INSTANCE = "webindex.check.instance";
   static final String ZOOKEEPERS = "webindex.check.zookeepers";
   static final String USER = "webindex.check.user";
-  static final String PASSWORD_FILE = "webindex.check.password.file";
+
+  /**
+   * The Accumulo password travels to the map tasks as a secret key of the job's credentials (never
+   * in the configuration, never in a file of ours).
+   */
+  static final Text PASSWORD_SECRET = new Text("webindex.accumulo.password");
+
   static final String EXPECTED = "webindex.check.expected";
   static final String ACTUAL = "webindex.check.actual";
   static final String EXCLUSIONS = "webindex.check.exclusions";
@@ -72,7 +81,7 @@ public final class CheckJob {
       String instance,
       String zookeepers,
       String user,
-      Path passwordFile,
+      WebindexConfig.Secret password,
       String expected,
       String actual,
       Path exclusions,
@@ -85,7 +94,9 @@ public final class CheckJob {
     c.set(INSTANCE, instance);
     c.set(ZOOKEEPERS, zookeepers);
     c.set(USER, user);
-    c.set(PASSWORD_FILE, passwordFile.toString());
+    c.set(Jobs.STAGE, "check");
+    job.getCredentials()
+        .addSecretKey(PASSWORD_SECRET, password.value().getBytes(StandardCharsets.UTF_8));
     c.set(EXPECTED, expected);
     c.set(ACTUAL, actual);
     if (exclusions != null) {
@@ -107,11 +118,13 @@ public final class CheckJob {
     return job;
   }
 
-  static Connector connect(Configuration c) throws IOException {
-    Path pw = new Path(c.get(PASSWORD_FILE));
-    String password;
-    try (FSDataInputStream in = pw.getFileSystem(c).open(pw)) {
-      password = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+  /** Connects a task to Accumulo with the password from the job's credentials. */
+  static Connector connect(JobContext context) throws IOException {
+    Configuration c = context.getConfiguration();
+    byte[] password = context.getCredentials().getSecretKey(PASSWORD_SECRET);
+    if (password == null) {
+      throw new IOException(
+          "the job's credentials hold no Accumulo password (secret key " + PASSWORD_SECRET + ")");
     }
     try {
       return new ZooKeeperInstance(
@@ -158,10 +171,15 @@ public final class CheckJob {
   /** Compares one row range of the two tables. */
   public static final class RangeMapper extends Mapper<Text, Text, Text, Text> {
     @Override
+    public void run(Context context) throws IOException, InterruptedException {
+      TaskGuard.run(context, () -> super.run(context));
+    }
+
+    @Override
     protected void map(Text start, Text end, Context context)
         throws IOException, InterruptedException {
       Configuration c = context.getConfiguration();
-      Connector conn = connect(c);
+      Connector conn = connect(context);
       Range range =
           new Range(
               start.getLength() == 0 ? null : start.toString(),
@@ -182,11 +200,11 @@ public final class CheckJob {
               acc,
               fact -> emit(context, key, value, CheckAccumulator.ACTUAL, fact));
       long[] n = {0};
-      TableDiff.diff(
-          tee(ScannerCheck.cells(conn, c.get(EXPECTED), range), exp, context, n),
-          tee(ScannerCheck.cells(conn, c.get(ACTUAL), range), act, context, n),
-          exclusions(c),
-          acc);
+      Exclusions skip = exclusions(c);
+      try (ScannerCheck.Scan expected = ScannerCheck.cells(conn, c.get(EXPECTED), range);
+          ScannerCheck.Scan actual = ScannerCheck.cells(conn, c.get(ACTUAL), range)) {
+        TableDiff.diff(tee(expected, exp, context, n), tee(actual, act, context, n), skip, acc);
+      }
       exp.finish();
       act.finish();
       for (RangeTotals t : acc.ranges()) {
@@ -201,8 +219,11 @@ public final class CheckJob {
               (table, m) ->
                   m.forEach((k, v) -> count(context, INVARIANTS_GROUP, table + "|" + k.name(), v)));
       MultipleOutputs<Text, Text> mos = new MultipleOutputs<>(context);
-      writeSamples(mos, acc.samples());
-      mos.close();
+      try {
+        writeSamples(mos, acc.samples());
+      } finally {
+        mos.close();
+      }
     }
 
     private static void emit(Context context, Text key, Text value, String table, UriFact f) {
@@ -249,6 +270,11 @@ public final class CheckJob {
   public static final class FactReducer extends Reducer<Text, Text, Text, NullWritable> {
     private MultipleOutputs<Text, NullWritable> mos;
     private CheckAccumulator acc;
+
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+      TaskGuard.run(context, () -> super.run(context));
+    }
 
     @Override
     protected void setup(Context context) {

@@ -5,11 +5,13 @@ import io.webindex.core.check.CheckReport;
 import io.webindex.core.check.Exclusions;
 import io.webindex.core.check.FindingLines;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.mr.Jobs;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.ScannerCheck;
 import io.webindex.store.SnapshotExclusions;
 import io.webindex.store.StoreException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +19,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
@@ -28,6 +32,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a consistency check between a batch run's table (expected) and the Fluo-maintained table
@@ -36,6 +42,8 @@ import org.apache.hadoop.mapreduce.Job;
  * changed ({@link SnapshotExclusions}).
  */
 public final class CheckRunner {
+  private static final Logger log = LoggerFactory.getLogger(CheckRunner.class);
+
   /** How to run the comparison. */
   public enum Mode {
     AUTO,
@@ -50,6 +58,7 @@ public final class CheckRunner {
   private final Connector conn;
   private final Configuration hadoop;
   private int samplesPerKind = 20;
+  private Consumer<? super Job> beforeSubmit = job -> {};
 
   public CheckRunner(WebindexConfig cfg, Connector conn, Configuration hadoop) {
     this.cfg = cfg;
@@ -59,6 +68,15 @@ public final class CheckRunner {
 
   public CheckRunner samplesPerKind(int n) {
     this.samplesPerKind = n;
+    return this;
+  }
+
+  /**
+   * Shows each MapReduce job to {@code observer} just before it is submitted (its secrets already
+   * stripped): for tests and tooling that inspect what a job carries.
+   */
+  public CheckRunner beforeSubmit(Consumer<? super Job> observer) {
+    this.beforeSubmit = observer;
     return this;
   }
 
@@ -128,43 +146,53 @@ public final class CheckRunner {
         acc.samples());
   }
 
+  /**
+   * The MapReduce check. Its files (the exclusions, the job's output and task errors) live in a
+   * fresh owner-only directory under the run's work directory, deleted on every path; the tasks get
+   * the Accumulo password from the job's credentials.
+   */
   private void mapreduce(RunRecord run, String actualTable, Exclusions skip, CheckAccumulator acc)
       throws Exception {
-    Path dir = new Path(new Path(run.workDir()), "check-" + System.currentTimeMillis());
+    Path dir =
+        new Path(
+            new Path(run.workDir()),
+            "check-"
+                + System.currentTimeMillis()
+                + "-"
+                + UUID.randomUUID().toString().substring(0, 8));
     FileSystem fs = dir.getFileSystem(hadoop);
-    fs.mkdirs(dir, new FsPermission((short) 0700));
-    Path pw = new Path(dir, "password");
-    try (OutputStream out = fs.create(pw, false)) {
-      out.write(cfg.accumuloPassword().value().getBytes(StandardCharsets.UTF_8));
-    }
-    fs.setPermission(pw, new FsPermission((short) 0600));
-    Path excl = null;
-    if (!skip.isEmpty()) {
-      excl = new Path(dir, "exclusions");
-      try (OutputStream out = fs.create(excl, false)) {
-        StringBuilder sb = new StringBuilder();
-        skip.uris().forEach(u -> sb.append("u\t").append(u).append('\n'));
-        skip.domains().forEach(d -> sb.append("d\t").append(d).append('\n'));
-        out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    Path out = new Path(dir, "out");
     try {
+      if (!fs.mkdirs(dir, new FsPermission((short) 0700))) {
+        throw new StoreException("cannot create the check's directory " + dir);
+      }
+      Path excl = null;
+      if (!skip.isEmpty()) {
+        excl = new Path(dir, "exclusions");
+        try (OutputStream out = fs.create(excl, false)) {
+          StringBuilder sb = new StringBuilder();
+          skip.uris().forEach(u -> sb.append("u\t").append(u).append('\n'));
+          skip.domains().forEach(d -> sb.append("d\t").append(d).append('\n'));
+          out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      Path out = new Path(dir, "out");
       Job job =
           CheckJob.create(
               hadoop,
               cfg.accumuloInstance(),
               cfg.zookeepers(),
               cfg.accumuloUser(),
-              pw,
+              cfg.accumuloPassword(),
               run.table(),
               actualTable,
               excl,
               boundaries(run.table(), actualTable),
               out,
               samplesPerKind);
-      if (!job.waitForCompletion(true)) {
-        throw new StoreException("the check job failed: " + job.getStatus().getFailureInfo());
+      try {
+        Jobs.run(job, new Path(dir, "task-errors"), beforeSubmit);
+      } catch (Jobs.JobFailed e) {
+        throw new StoreException("the check job failed: " + e.getMessage(), e);
       }
       CheckJob.addCounters(job, acc);
       Path samples = new Path(out, CheckJob.OUT_SAMPLES);
@@ -177,7 +205,13 @@ public final class CheckRunner {
         }
       }
     } finally {
-      fs.delete(pw, false);
+      try {
+        if (fs.exists(dir) && !fs.delete(dir, true)) {
+          log.warn("could not delete the check's directory {}", dir);
+        }
+      } catch (IOException e) {
+        log.warn("could not delete the check's directory {}: {}", dir, e.toString());
+      }
     }
   }
 

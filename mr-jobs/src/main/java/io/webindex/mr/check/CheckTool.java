@@ -7,6 +7,7 @@ import io.webindex.core.check.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.SeedCheck;
 import io.webindex.fluo.WebindexApp;
+import io.webindex.mr.JobSecrets;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -18,10 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.fluo.api.client.FluoClient;
 import org.apache.fluo.api.client.FluoFactory;
@@ -31,6 +34,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code check}: compares a batch run's table with the Fluo-maintained table and checks both
@@ -43,6 +48,7 @@ import org.apache.hadoop.util.ToolRunner;
  * </pre>
  */
 public final class CheckTool extends Configured implements Tool {
+  private static final Logger log = LoggerFactory.getLogger(CheckTool.class);
   public static final int INCONSISTENT = 1;
   public static final int USAGE = 2;
 
@@ -68,6 +74,7 @@ public final class CheckTool extends Configured implements Tool {
   @Override
   public int run(String[] args) throws Exception {
     try {
+      JobSecrets.refuse(getConf());
       return parseAndRun(args);
     } catch (IllegalArgumentException | UncheckedIOException | StoreException e) {
       System.err.println("check: " + e.getMessage());
@@ -171,6 +178,29 @@ public final class CheckTool extends Configured implements Tool {
         FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
       mini.waitForObservers();
       return SeedCheck.compare(client, run.seedDir(), conf);
+    } finally {
+      deleteRecursively(dir);
+    }
+  }
+
+  /** Deletes a local directory tree; what cannot be deleted is logged, never thrown. */
+  static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  log.warn("could not delete {}: {}", p, e.toString());
+                }
+              });
+    } catch (IOException | UncheckedIOException e) {
+      log.warn("could not delete {}: {}", dir, e.toString());
     }
   }
 
