@@ -384,6 +384,48 @@ class OperatorPathsIT extends AccumuloITBase {
   }
 
   @Test
+  void aLoaderProcessKilledInTheMiddleOfABatchResumesExactly() throws Exception {
+    setUp("kill", 150);
+    writeBatch(0, 150);
+    ok("recompute", "--run", "r0");
+    ok("fluo-init", "--run", "r0");
+    writeBatch(1, 400);
+    // a separate JVM loads slowly (its own MiniFluo: oracle and workers) and is killed with
+    // SIGKILL once it reports progress inside batch 1
+    Path log = tmp.resolve("killed-load.log");
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.webindex.cli.Main",
+                "load",
+                "--conf",
+                c,
+                "--embedded",
+                "--rate",
+                "40")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      long until = System.currentTimeMillis() + 120_000;
+      while (!(Files.exists(log) && Files.readString(log).contains("load: batch 1:"))) {
+        assertTrue(p.isAlive(), "the loader ended early: " + Files.readString(log));
+        assertTrue(System.currentTimeMillis() < until, "no progress: " + Files.readString(log));
+        Thread.sleep(200);
+      }
+    } finally {
+      p.destroyForcibly().waitFor();
+    }
+    assertTrue(Files.readString(log).contains("load: batch 1:"));
+    // the restart resumes at batch 1 (not recorded), and nothing is lost or counted twice
+    Run rest = ok("load", "--embedded");
+    assertTrue(rest.out().contains("applied batches 1..1"), rest.out());
+    assertServedIsTheTruth("t1", 1);
+  }
+
+  @Test
   void theAccumuloPasswordStaysOutOfZooKeeper() throws Exception {
     setUp("zk", 40);
     writeBatch(0, 40);
