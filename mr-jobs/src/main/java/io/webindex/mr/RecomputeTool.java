@@ -113,6 +113,31 @@ public final class RecomputeTool extends Configured implements Tool {
   }
 
   private int parseAndRun(String[] args) throws Exception {
+    Args a = parse(args);
+    if (a.help()) {
+      out.println(usage());
+      return 0;
+    }
+    WebindexConfig cfg = config(a.confFile());
+    String runId = a.runId() == null ? RUN_ID.format(Instant.now()) : a.runId();
+    return recompute(cfg, a.snapshot(), runId, a.restart());
+  }
+
+  /** The tool's own arguments (what is left after Hadoop's generic options). */
+  record Args(String confFile, Long snapshot, String runId, boolean restart, boolean help) {}
+
+  /**
+   * Checks the tool's own arguments (after Hadoop's generic options {@code -D}, {@code -conf}, …)
+   * exactly as {@link #run} reads them, without reading a configuration or touching anything:
+   * throws {@link IllegalArgumentException}, with the message {@code run} prints, for arguments
+   * that {@code run} refuses with exit status 2. For schedulers' definitions (the Oozie workflow's
+   * test).
+   */
+  public static void parseArgs(String[] args) {
+    parse(args);
+  }
+
+  static Args parse(String[] args) {
     String confFile = null;
     Long snapshot = null;
     String runId = null;
@@ -126,10 +151,11 @@ public final class RecomputeTool extends Configured implements Tool {
           i++;
         }
         case "--snapshot" -> {
+          String value = require(a, next);
           try {
-            snapshot = Long.parseLong(require(a, next));
+            snapshot = Long.parseLong(value);
           } catch (NumberFormatException e) {
-            return usageError("--snapshot takes a batch number: " + next);
+            throw new IllegalArgumentException("--snapshot takes a batch number: " + next);
           }
           i++;
         }
@@ -139,22 +165,18 @@ public final class RecomputeTool extends Configured implements Tool {
         }
         case "--restart" -> restart = true;
         case "-h", "--help" -> {
-          out.println(usage());
-          return 0;
+          return new Args(confFile, snapshot, runId, restart, true);
         }
-        default -> {
-          return usageError("unknown argument " + a);
-        }
+        default -> throw new IllegalArgumentException("unknown argument " + a);
       }
     }
     if (runId != null && !runId.matches("[A-Za-z0-9_]{1,40}")) {
-      return usageError("--run takes letters, digits and '_': " + runId);
+      throw new IllegalArgumentException("--run takes letters, digits and '_': " + runId);
     }
     if (restart && runId == null) {
-      return usageError("--restart needs the --run it restarts");
+      throw new IllegalArgumentException("--restart needs the --run it restarts");
     }
-    WebindexConfig cfg = config(confFile);
-    return recompute(cfg, snapshot, runId == null ? RUN_ID.format(Instant.now()) : runId, restart);
+    return new Args(confFile, snapshot, runId, restart, false);
   }
 
   private static String require(String flag, String value) {

@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.fluo.api.client.FluoClient;
@@ -32,6 +33,8 @@ import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.slf4j.Logger;
@@ -40,17 +43,24 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code check}: compares a batch run's table with the Fluo-maintained table and checks both
  * tables' invariants; writes {@code check.json} and {@code check.html}, prints a summary; exit
- * status 0 iff consistent, 1 if not, 2 for a usage or configuration error.
+ * status 0 iff consistent, 1 if not, 2 for a usage or configuration error. {@code --served} instead
+ * of {@code --actual TABLE} compares with the table the served pointer names (for a scheduler,
+ * which cannot know it in advance); an {@code --out} with a scheme ({@code hdfs:///…}) is written
+ * through Hadoop's file system.
  *
  * <pre>
  * hadoop jar webindex-mr-jobs-*-job.jar io.webindex.mr.check.CheckTool \
- *     --webindex-conf FILE --run ID --actual TABLE [--applied A] [--mode auto|scanner|mapreduce] [--out DIR]
+ *     --webindex-conf FILE --run ID (--actual TABLE | --served) [--applied A]
+ *     [--mode auto|scanner|mapreduce] [--out DIR]
  * </pre>
  */
 public final class CheckTool extends Configured implements Tool {
   private static final Logger log = LoggerFactory.getLogger(CheckTool.class);
   public static final int INCONSISTENT = 1;
   public static final int USAGE = 2;
+
+  /** An {@code --out} with a scheme ({@code hdfs://…}, {@code file:/…}): written through Hadoop. */
+  private static final Pattern HADOOP_URI = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/.*");
 
   private final PrintStream out;
 
@@ -67,8 +77,8 @@ public final class CheckTool extends Configured implements Tool {
   }
 
   static String usage() {
-    return "usage: check [--webindex-conf FILE] --run ID --actual TABLE [--applied A] [--mode auto|scanner|mapreduce]"
-        + " [--out DIR] [--fluo [--embedded]]";
+    return "usage: check [--webindex-conf FILE] --run ID (--actual TABLE | --served) [--applied A]"
+        + " [--mode auto|scanner|mapreduce] [--out DIR] [--fluo [--embedded]]";
   }
 
   @Override
@@ -84,28 +94,10 @@ public final class CheckTool extends Configured implements Tool {
   }
 
   private int parseAndRun(String[] args) throws Exception {
-    Map<String, String> o = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("-h") || a.equals("--help")) {
-        out.println(usage());
-        return 0;
-      }
-      if (a.equals("--fluo") || a.equals("--embedded")) {
-        o.put(a.substring(2), "true");
-        continue;
-      }
-      if (!a.startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("unexpected argument " + a);
-      }
-      String name = a.substring(2);
-      if (!Set.of("webindex-conf", "run", "actual", "applied", "mode", "out").contains(name)) {
-        throw new IllegalArgumentException("unknown option " + a);
-      }
-      o.put(name, args[++i]);
-    }
-    if (!o.containsKey("run") || !o.containsKey("actual")) {
-      throw new IllegalArgumentException("--run and --actual are required");
+    Map<String, String> o = parse(args);
+    if (o.containsKey("help")) {
+      out.println(usage());
+      return 0;
     }
     Map<String, String> overrides = new HashMap<>();
     for (Map.Entry<String, String> e : getConf()) {
@@ -120,8 +112,10 @@ public final class CheckTool extends Configured implements Tool {
             ? WebindexConfig.load(Paths.get(o.get("webindex-conf")), overrides)
             : WebindexConfig.fromMap(overrides, System.getenv());
     Connector conn = AccumuloConnections.connect(cfg);
+    RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
+    String actual = o.containsKey("served") ? servedTable(registry, cfg) : o.get("actual");
     RunRecord run =
-        new RunRegistry(conn, cfg.metaTable())
+        registry
             .get(o.get("run"))
             .orElseThrow(
                 () ->
@@ -132,16 +126,79 @@ public final class CheckTool extends Configured implements Tool {
         CheckRunner.Mode.valueOf(o.getOrDefault("mode", "auto").toUpperCase(Locale.ROOT));
     Configuration conf = new Configuration(getConf());
     conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
-    CheckReport report = new CheckRunner(cfg, conn, conf).run(run, o.get("actual"), applied, mode);
+    CheckReport report = new CheckRunner(cfg, conn, conf).run(run, actual, applied, mode);
     if (o.containsKey("fluo")) {
       report =
           withSeed(
               report, seedComparison(cfg, conn, conf, run, applied, o.containsKey("embedded")));
     }
-    write(report, Paths.get(o.getOrDefault("out", ".")));
+    String outDir = o.getOrDefault("out", ".");
+    if (HADOOP_URI.matcher(outDir).matches()) {
+      write(report, new org.apache.hadoop.fs.Path(outDir), conf);
+    } else {
+      write(report, Paths.get(outDir));
+    }
     out.print(CheckReportConsole.summary(report));
     out.flush();
     return report.consistent() ? 0 : INCONSISTENT;
+  }
+
+  /**
+   * Checks the tool's own arguments (after Hadoop's generic options {@code -D}, {@code -conf}, …)
+   * exactly as {@link #run} reads them, without reading a configuration or touching anything:
+   * throws {@link IllegalArgumentException}, with the message {@code run} prints, for arguments
+   * that {@code run} refuses with exit status 2. For schedulers' definitions (the Oozie workflow's
+   * test).
+   */
+  public static void parseArgs(String[] args) {
+    parse(args);
+  }
+
+  /** The options by name ({@code help}, {@code fluo}, {@code embedded}, {@code served}: "true"). */
+  static Map<String, String> parse(String[] args) {
+    Map<String, String> o = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("-h") || a.equals("--help")) {
+        return Map.of("help", "true");
+      }
+      if (a.equals("--fluo") || a.equals("--embedded") || a.equals("--served")) {
+        o.put(a.substring(2), "true");
+        continue;
+      }
+      if (!a.startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("unexpected argument " + a);
+      }
+      String name = a.substring(2);
+      if (!Set.of("webindex-conf", "run", "actual", "applied", "mode", "out").contains(name)) {
+        throw new IllegalArgumentException("unknown option " + a);
+      }
+      o.put(name, args[++i]);
+    }
+    if (!o.containsKey("run") || !(o.containsKey("actual") || o.containsKey("served"))) {
+      throw new IllegalArgumentException("--run and --actual (or --served) are required");
+    }
+    if (o.containsKey("actual") && o.containsKey("served")) {
+      throw new IllegalArgumentException("--actual and --served name the same table: give one");
+    }
+    if (o.containsKey("applied")) {
+      Long.parseLong(o.get("applied")); // a NumberFormatException is an IllegalArgumentException
+    }
+    CheckRunner.Mode.valueOf(o.getOrDefault("mode", "auto").toUpperCase(Locale.ROOT));
+    return o;
+  }
+
+  /** {@code --served}: the table the served pointer of {@code <prefix>_meta} names. */
+  private static String servedTable(RunRegistry registry, WebindexConfig cfg) {
+    return registry
+        .served()
+        .map(RunRegistry.Served::table)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "--served: no table is served yet (no served row in "
+                        + cfg.metaTable()
+                        + "); give --actual TABLE"));
   }
 
   /**
@@ -228,5 +285,25 @@ public final class CheckTool extends Configured implements Tool {
         dir.resolve("check.json"), CheckReportJson.toJson(report), StandardCharsets.UTF_8);
     Files.writeString(
         dir.resolve("check.html"), CheckReportHtml.toHtml(report), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Writes {@code check.json} and {@code check.html} into the Hadoop directory {@code dir} (HDFS,
+   * for a check run by a scheduler in a container whose local files do not outlive it).
+   */
+  static void write(CheckReport report, org.apache.hadoop.fs.Path dir, Configuration conf)
+      throws IOException {
+    FileSystem fs = dir.getFileSystem(conf);
+    fs.mkdirs(dir);
+    for (Map.Entry<String, String> f :
+        Map.of(
+                "check.json", CheckReportJson.toJson(report),
+                "check.html", CheckReportHtml.toHtml(report))
+            .entrySet()) {
+      try (FSDataOutputStream os =
+          fs.create(new org.apache.hadoop.fs.Path(dir, f.getKey()), true)) {
+        os.write(f.getValue().getBytes(StandardCharsets.UTF_8));
+      }
+    }
   }
 }
