@@ -338,4 +338,50 @@ class CheckIT extends AccumuloITBase {
               "--webindex-conf", confFile.toString(), "--run", "nope", "--actual", "x"
             }));
   }
+
+  @Test
+  void theToolComparesWithTheServedTableAndWritesReportsThroughHadoop() throws Exception {
+    RunRecord truth = recompute("truth", 2);
+    RunRecord behind = recompute("behind", 1);
+    Path out = tmp.resolve("served-report");
+    String[] args = {
+      "--webindex-conf",
+      confFile.toString(),
+      "--run",
+      "truth",
+      "--served",
+      "--out",
+      out.toUri().toString() // file:///…: a Hadoop path, written through Hadoop's file system
+    };
+    assertTrue(args[6].startsWith("file:/"), args[6]);
+    assertEquals(
+        CheckTool.USAGE,
+        ToolRunner.run(new Configuration(), new CheckTool(), args),
+        "nothing is served yet");
+    assertFalse(Files.exists(out));
+
+    RunRegistry registry = new RunRegistry(connector(), cfg.metaTable());
+    registry.serve(behind);
+    assertEquals(
+        CheckTool.INCONSISTENT,
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(new PrintStream(new ByteArrayOutputStream())),
+            args));
+    CheckReport report = CheckReportJson.fromJson(Files.readString(out.resolve("check.json")));
+    assertEquals(behind.table(), report.actualTable(), "--served is the served table");
+    assertEquals(truth.table(), report.expectedTable());
+    assertTrue(Files.readString(out.resolve("check.html")).contains("INCONSISTENT"));
+
+    registry.serve(truth);
+    assertEquals(
+        0,
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(new PrintStream(new ByteArrayOutputStream())),
+            args));
+    assertTrue(
+        CheckReportJson.fromJson(Files.readString(out.resolve("check.json"))).consistent(),
+        "the reports are replaced");
+  }
 }

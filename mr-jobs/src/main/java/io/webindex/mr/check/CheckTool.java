@@ -59,7 +59,7 @@ public final class CheckTool extends Configured implements Tool {
   public static final int INCONSISTENT = 1;
   public static final int USAGE = 2;
 
-  /** An {@code --out} with a scheme ({@code hdfs://…}, {@code file:/…}): written through Hadoop. */
+  /** An {@code --out} with a scheme (hdfs://…, file:/…) is written through Hadoop. */
   private static final Pattern HADOOP_URI = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/.*");
 
   private final PrintStream out;
