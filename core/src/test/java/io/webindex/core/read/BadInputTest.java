@@ -254,6 +254,105 @@ class BadInputTest {
     assertEquals(19_999, r.stats().get(ReadCounter.LINKS_DUPLICATE), "20,000 links are allowed");
   }
 
+  /**
+   * Links of every odd kind in one page: each kept one is normalised, each dropped one counted
+   * ({@code LINKS_INVALID}, {@code LINKS_SELF}, {@code LINKS_DUPLICATE}), the page itself kept.
+   */
+  @Test
+  void linksOfEveryKind() {
+    String[][] links = {
+      {"http://user:pw@b.com/x", "userinfo"}, // kept as http://b.com/x
+      {"http://b.com/x", "dup of the userinfo one"}, // duplicate
+      {"javascript:alert(1)", "js"}, // invalid
+      {"mailto:a@b.com", "mail"}, // invalid
+      {"data:text/html,x", "data"}, // invalid
+      {"http://", "no host"}, // invalid
+      {"http://c.com/" + "x".repeat(10_000), "long"}, // invalid
+      {"http://c.com/%zz", "bad escape"}, // kept as %25zz
+      {"http://bücher.de/", "idn"}, // kept
+      {"http://xn--bcher-kva.de/", "punycode"}, // duplicate of the IDN
+      {"http://[2001:db8::1]:8080/", "ipv6"}, // kept
+      {"http://d.com:8080/", ""}, // kept, empty anchor
+      {"http://e.com:99999/", "bad port"}, // invalid
+      {"", "empty"}, // the page itself
+      {"#top", "fragment"}, // the page itself
+      {"/p?q#f", "   "}, // the page itself (blank anchor)
+    };
+    StringBuilder sb =
+        new StringBuilder(
+            "{\"url\":\"http://a.com/p?q\",\"crawled\":\"2026-01-01T00:00:00Z\",\"links\":[");
+    for (int i = 0; i < links.length; i++) {
+      sb.append(i == 0 ? "" : ",")
+          .append("{\"url\":\"")
+          .append(links[i][0])
+          .append("\",\"anchor\":\"")
+          .append(links[i][1])
+          .append("\"}");
+    }
+    sb.append(
+        ",{\"anchor\":\"no url\"},{\"url\":\"f.com\",\"anchor\":null},{\"url\":\"g.com\"}]}\n");
+    TestData.Read r = TestData.read(utf8(sb.toString()), "links.jsonl", 0);
+    assertEquals(List.of(), r.rejects());
+    Page p = r.pages().get(0);
+    assertEquals(
+        List.of(
+            "com.b/x",
+            "com.c/%25zz",
+            "de.xn--bcher-kva",
+            "[2001:db8::1]:8080",
+            "com.d:8080",
+            "com.f",
+            "com.g"),
+        p.links().stream().map(l -> l.key()).toList());
+    assertEquals("http://b.com/x", p.links().get(0).url(), "no user info in a stored URL");
+    assertEquals("userinfo", p.links().get(0).anchor());
+    assertEquals("", p.links().get(4).anchor());
+    assertEquals("", p.links().get(5).anchor());
+    assertEquals(7, r.stats().get(ReadCounter.LINKS));
+    assertEquals(
+        7, r.stats().get(ReadCounter.LINKS_INVALID), "js, mail, data, no host, long, port, no url");
+    assertEquals(2, r.stats().get(ReadCounter.LINKS_DUPLICATE));
+    assertEquals(3, r.stats().get(ReadCounter.LINKS_SELF));
+  }
+
+  /** Page URLs of every odd kind: each rejected under its reason, or kept normalised. */
+  @Test
+  void pageUrlsOfEveryKind() {
+    String[][] cases = {
+      {"http://", "INVALID_URL"},
+      {"javascript:alert(1)", "INVALID_URL"},
+      {"mailto:a@b.com", "INVALID_URL"},
+      {"data:text/html,x", "INVALID_URL"},
+      {"http://a.com/" + "x".repeat(10_000), "INVALID_URL"},
+      {"http://a.com:0/", "INVALID_URL"},
+      {"http://[zz]/", "INVALID_URL"},
+      {"", "MISSING_URL"},
+      {"http://user:pw@a.com/", "com.a"},
+      {"http://a.com/%zz", "com.a/%25zz"},
+      {"bücher.de", "de.xn--bcher-kva"},
+      {"http://[::1]:8080/x", "[::1]:8080/x"},
+      {"https://a.com:443/", "com.a:s"},
+    };
+    StringBuilder sb = new StringBuilder();
+    for (String[] c : cases) {
+      sb.append("{\"url\":\"").append(c[0]).append("\",\"crawled\":\"2026-01-01T00:00:00Z\"}\n");
+    }
+    TestData.Read r = TestData.read(utf8(sb.toString()), "urls.jsonl", 0);
+    List<String> outcomes = new ArrayList<>();
+    int page = 0;
+    int reject = 0;
+    for (String[] c : cases) {
+      outcomes.add(
+          c[1].equals(c[1].toUpperCase(java.util.Locale.ROOT)) && !c[1].startsWith("[")
+              ? r.rejects().get(reject++).reason().name()
+              : r.pages().get(page++).key());
+    }
+    assertEquals(java.util.Arrays.stream(cases).map(c -> c[1]).toList(), outcomes);
+    assertEquals(page, r.pages().size());
+    assertEquals(reject, r.rejects().size());
+    assertEquals("http://a.com/", r.pages().get(0).url(), "user info dropped");
+  }
+
   // ------------------------------------------------------------------------- gzip
 
   /** The bytes a plain gzip stream yields before it fails: the reference for a truncated file. */
