@@ -31,11 +31,13 @@ final class DevCommand implements Command {
 
         Starts an embedded Accumulo (MiniAccumuloCluster: ZooKeeper, master, one tablet
         server, local file system) in DIR and keeps it running until Ctrl-C. While it runs,
-        DIR/webindex.properties and DIR/accumulo.password (owner-only) say how to reach it:
-        every other command uses them when there is no --conf and no conf/webindex.properties,
-        and any process can pass --conf DIR/webindex.properties. The tables live only as long
-        as the instance: Ctrl-C stops it and removes the connection files. Only one instance
-        can run in a directory.
+        DIR/webindex.properties and DIR/accumulo.password say how to reach it: every other
+        command uses them when there is no --conf and no conf/webindex.properties, and any
+        process can pass --conf DIR/webindex.properties. They name the Accumulo user webindex,
+        which has the permissions of docs/permissions.md (create tables, and everything on the
+        tables it creates); its password is random, in DIR/accumulo.password only. DIR is
+        made owner-only (rwx------). The tables live only as long as the instance: Ctrl-C
+        stops it and removes the connection files. Only one instance can run in a directory.
 
         options:
           --dir DIR     where the instance lives (default: work/dev in the webindex directory)

@@ -27,12 +27,13 @@ final class DevLock implements AutoCloseable {
   }
 
   /**
-   * Takes the lock of {@code dir} (created if needed).
+   * Takes the lock of {@code dir}, which is created owner-only ({@code rwx------}) if needed, or
+   * restricted to its owner if it exists: it will hold the password file and the instance.
    *
    * @throws UsageException when another process holds it
    */
   static DevLock acquire(Path dir) throws IOException {
-    Files.createDirectories(dir);
+    EmbeddedAccumulo.createOwnerOnlyDirectory(dir);
     Path file = dir.resolve(FILE);
     FileChannel ch =
         FileChannel.open(

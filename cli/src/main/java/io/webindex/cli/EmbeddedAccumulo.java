@@ -5,25 +5,34 @@ import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.admin.SecurityOperations;
+import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.conf.Property;
+import org.apache.accumulo.core.security.SystemPermission;
 import org.apache.accumulo.minicluster.MemoryUnit;
 import org.apache.accumulo.minicluster.MiniAccumuloCluster;
 import org.apache.accumulo.minicluster.MiniAccumuloConfig;
@@ -37,12 +46,23 @@ import org.slf4j.LoggerFactory;
  * and processes use to reach it:
  *
  * <ul>
- *   <li>{@code <dir>/webindex.properties}: instance, zookeepers, user {@code root}, {@code
+ *   <li>{@code <dir>/webindex.properties}: instance, zookeepers, user {@value #USER}, {@code
  *       webindex.accumulo.password.file=<dir>/accumulo.password}, {@code
  *       webindex.store.root=file:<dir>/store}, {@code webindex.work.dir=file:<dir>/work};
- *   <li>{@code <dir>/accumulo.password}: the root password, random per instance, readable by the
- *       owner only. It is never printed or logged.
+ *   <li>{@code <dir>/accumulo.password}: the password of {@value #USER}, random per instance,
+ *       readable by the owner only. It is never printed or logged, and no process gets it on its
+ *       command line.
  * </ul>
+ *
+ * <p>{@code <dir>} is made owner-only ({@code rwx------}), also when it exists. The user {@value
+ * #USER} has exactly the permissions docs/permissions.md asks a production user to have ({@link
+ * #USER_SYSTEM_PERMISSIONS}, and all permissions on the tables it creates), so every embedded run
+ * ({@code dev}, {@code demo}) works with least privilege. MiniAccumulo runs Accumulo's {@code
+ * Initialize} with the root password as an argument, visible in {@code ps} to every user of the
+ * machine: that password is a random throw-away, used once to create {@value #USER} and then
+ * replaced by a random one that is never written or shown anywhere, so nobody holds root. The
+ * instance secret (ZooKeeper ACLs, Accumulo's system user) is random too, not MiniAccumulo's fixed
+ * default.
  *
  * <p>Accumulo's own files live in {@code <dir>/accumulo} (server logs in {@code
  * <dir>/accumulo/logs}); MiniAccumulo cannot restart from them, so they are wiped at the next
@@ -59,7 +79,19 @@ public final class EmbeddedAccumulo implements AutoCloseable {
   public static final String CONNECTION_FILE = "webindex.properties";
   public static final String PASSWORD_FILE = "accumulo.password";
   public static final String INSTANCE_NAME = "webindex";
-  public static final String ROOT_USER = "root";
+
+  /** The Accumulo user the connection file names; see docs/permissions.md. */
+  public static final String USER = "webindex";
+
+  /**
+   * The system permissions of {@link #USER}: the minimum docs/permissions.md documents. Everything
+   * else comes from owning the tables it creates.
+   */
+  public static final Set<SystemPermission> USER_SYSTEM_PERMISSIONS =
+      Collections.unmodifiableSet(EnumSet.of(SystemPermission.CREATE_TABLE));
+
+  private static final String ROOT_USER = "root";
+  private static final String OWNER_ONLY_DIR = "rwx------";
 
   /**
    * What MiniAccumulo's child JVMs need on JDK 17: ignore the CMS flags MiniAccumulo 1.10
@@ -97,7 +129,7 @@ public final class EmbeddedAccumulo implements AutoCloseable {
    */
   public static EmbeddedAccumulo start(Path dir) throws IOException, InterruptedException {
     checkJdkOptions(System.getenv("JDK_JAVA_OPTIONS"));
-    Path root = dir.toAbsolutePath().normalize();
+    Path root = createOwnerOnlyDirectory(dir);
     Files.createDirectories(root.resolve("store"));
     Files.createDirectories(root.resolve("work"));
     Files.deleteIfExists(root.resolve(CONNECTION_FILE));
@@ -105,12 +137,14 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     Path macDir = root.resolve("accumulo");
     deleteRecursively(macDir);
 
-    String password = newPassword();
-    MiniAccumuloConfig config = new MiniAccumuloConfig(macDir.toFile(), password);
+    // Initialize gets the root password on its command line: give it a throw-away
+    String bootstrap = newPassword();
+    MiniAccumuloConfig config = new MiniAccumuloConfig(macDir.toFile(), bootstrap);
     config.setInstanceName(INSTANCE_NAME);
     config.setNumTservers(1);
     config.setMemory(ServerType.TABLET_SERVER, TABLET_SERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
     Map<String, String> site = new HashMap<>();
+    site.put(Property.INSTANCE_SECRET.getKey(), newPassword());
     site.put(Property.TSERV_MAXMEM.getKey(), TSERV_MAXMEM);
     site.put(Property.TSERV_DATACACHE_SIZE.getKey(), TSERV_DATACACHE);
     site.put(Property.TSERV_INDEXCACHE_SIZE.getKey(), TSERV_INDEXCACHE);
@@ -119,8 +153,10 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     log.info("starting embedded Accumulo in {}", macDir);
     long t0 = System.nanoTime();
     MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
+    String password = newPassword();
     try {
       mac.start();
+      createUser(mac, bootstrap, password);
     } catch (IOException | RuntimeException e) {
       stopQuietly(mac);
       throw new StoreException(
@@ -143,6 +179,59 @@ public final class EmbeddedAccumulo implements AutoCloseable {
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
         mac.getZooKeepers());
     return embedded;
+  }
+
+  /**
+   * Creates {@link #USER} with {@code password} and {@link #USER_SYSTEM_PERMISSIONS}, then replaces
+   * the root password {@code bootstrap} (seen on Initialize's command line) by a random one that is
+   * dropped at once.
+   */
+  private static void createUser(MiniAccumuloCluster mac, String bootstrap, String password) {
+    try {
+      SecurityOperations security = mac.getConnector(ROOT_USER, bootstrap).securityOperations();
+      security.createLocalUser(USER, new PasswordToken(password));
+      for (SystemPermission p : USER_SYSTEM_PERMISSIONS) {
+        security.grantSystemPermission(USER, p);
+      }
+      security.changeLocalUserPassword(ROOT_USER, new PasswordToken(newPassword()));
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new StoreException(
+          "cannot create the Accumulo user " + USER + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Creates {@code dir} (and its parents) readable, writable and searchable by the owner only, or
+   * restricts an existing directory to the owner; nothing on a file system without POSIX
+   * permissions but creating it.
+   *
+   * @return the absolute, normalised directory
+   */
+  static Path createOwnerOnlyDirectory(Path dir) throws IOException {
+    Path d = dir.toAbsolutePath().normalize();
+    if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+      return Files.createDirectories(d);
+    }
+    Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString(OWNER_ONLY_DIR);
+    if (!Files.exists(d)) {
+      if (d.getParent() != null) {
+        Files.createDirectories(d.getParent());
+      }
+      try {
+        Files.createDirectory(d, PosixFilePermissions.asFileAttribute(ownerOnly));
+      } catch (FileAlreadyExistsException e) {
+        // created meanwhile: restricted below
+      }
+    }
+    if (!Files.isDirectory(d)) {
+      throw new FileSystemException(d.toString(), null, "not a directory");
+    }
+    if (!Files.getPosixFilePermissions(d).equals(ownerOnly)) {
+      // also when the umask took bits away from rwx------: the owner needs all three
+      Files.setPosixFilePermissions(d, ownerOnly);
+      log.info("restricted {} to its owner ({})", d, OWNER_ONLY_DIR);
+    }
+    return d;
   }
 
   static void checkJdkOptions(String jdkJavaOptions) {
@@ -183,10 +272,10 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     return WebindexConfig.load(connectionFile(), Map.of());
   }
 
-  /** A connector as root. */
+  /** A connector as {@link #USER}, the user of the connection file. */
   public Connector connector() {
     try {
-      return cluster.getConnector(ROOT_USER, password);
+      return cluster.getConnector(USER, password);
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new StoreException("cannot connect to the embedded Accumulo: " + e.getMessage(), e);
     }
@@ -215,7 +304,7 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     Map<String, String> p = new LinkedHashMap<>();
     p.put(WebindexConfig.INSTANCE, cluster.getInstanceName());
     p.put(WebindexConfig.ZOOKEEPERS, cluster.getZooKeepers());
-    p.put(WebindexConfig.USER, ROOT_USER);
+    p.put(WebindexConfig.USER, USER);
     p.put(WebindexConfig.PASSWORD_FILE, passwordFile.toString());
     p.put(WebindexConfig.STORE_ROOT, fileUri(dir.resolve("store")));
     p.put(WebindexConfig.WORK_DIR, fileUri(dir.resolve("work")));

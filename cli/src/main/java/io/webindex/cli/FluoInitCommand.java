@@ -2,11 +2,15 @@ package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.Cutover;
+import io.webindex.fluo.FluoInitTool;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
-/** {@code fluo-init}: starts the configured Fluo application from a batch run. */
+/**
+ * {@code fluo-init}: starts the configured Fluo application from a batch run ({@link
+ * FluoInitTool}).
+ */
 final class FluoInitCommand implements Command {
   @Override
   public String name() {
@@ -64,29 +68,12 @@ final class FluoInitCommand implements Command {
     Cutover.Result r =
         new Cutover(cfg, new Configuration(), ctx.err())
             .run(
-                new Cutover.Options(
+                FluoInitTool.options(
+                    cfg,
                     runId,
-                    cfg.fluoApp(),
                     args.has("embedded"),
                     args.has("force"),
-                    false,
                     ReconcileCommand.wait(args)));
-    if (r.waiting() != null) {
-      ctx.err().println("webindex: " + r.waiting());
-      return ReconcileCommand.WAITING;
-    }
-    ctx.out()
-        .printf(
-            "Fluo application %s %s from run %s (snapshot %d); it exports to %s, now the served"
-                + " table%n",
-            r.app(),
-            r.resumed() ? "resumed" : "initialised",
-            r.run().runId(),
-            r.run().snapshot(),
-            r.run().table());
-    if (r.appliedAfter() > r.run().snapshot()) {
-      ctx.out().printf("Fluo caught up to batch %d before the switch%n", r.appliedAfter());
-    }
-    return 0;
+    return new FluoInitTool(ctx.out(), ctx.err()).finish(cfg, r);
   }
 }

@@ -2,16 +2,14 @@ package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.Cutover;
+import io.webindex.fluo.ReconcileTool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
-/** {@code reconcile}: cut-over to a batch run (a shell over {@link Cutover}). */
+/** {@code reconcile}: cut-over to a batch run (a shell over {@link ReconcileTool}). */
 final class ReconcileCommand implements Command {
-  /** Exit status when the application waits for its oracle and workers. */
-  static final int WAITING = 3;
-
   @Override
   public String name() {
     return "reconcile";
@@ -67,15 +65,8 @@ final class ReconcileCommand implements Command {
     WebindexConfig cfg = ctx.config(args.value(Cli.CONF_OPTION).orElse(null)).config();
     Cutover.Result r =
         new Cutover(cfg, new Configuration(), ctx.err())
-            .run(
-                new Cutover.Options(
-                    runId,
-                    Cutover.reconcileApp(cfg, runId),
-                    args.has("embedded"),
-                    false,
-                    true,
-                    wait(args)));
-    return report(ctx, cfg, r);
+            .run(ReconcileTool.options(cfg, runId, args.has("embedded"), wait(args)));
+    return new ReconcileTool(ctx.out(), ctx.err()).finish(cfg, r);
   }
 
   /** {@code --wait SECONDS}: how long to wait for the application's workers. */
@@ -85,41 +76,5 @@ final class ReconcileCommand implements Command {
       throw new UsageException("--wait takes a number of seconds");
     }
     return Duration.ofSeconds(s);
-  }
-
-  /** Prints a cut-over's outcome; the exit status. */
-  static int report(Cli ctx, WebindexConfig cfg, Cutover.Result r) {
-    if (r.waiting() != null) {
-      ctx.err().println("webindex: " + r.waiting());
-      return WAITING;
-    }
-    String before = r.previousTable().isEmpty() ? "(none)" : r.previousTable();
-    if (r.served()) {
-      ctx.out()
-          .printf(
-              "served table: %s (run %s, Fluo caught up to batch %d); previous: %s%n",
-              r.now().table(), r.run().runId(), r.appliedAfter(), before);
-    } else {
-      ctx.out()
-          .printf(
-              "served table: %s (run %s, already served; Fluo caught up to batch %d)%n",
-              r.now().table(), r.run().runId(), r.appliedAfter());
-    }
-    ctx.out()
-        .printf(
-            "Fluo application: %s (%s%s)%n",
-            r.app(),
-            r.resumed() ? "resumed" : "new",
-            r.previousApp().equals(r.app())
-                ? ""
-                : "; was " + r.previousApp() + ": stop the old one's workers on a cluster");
-    ctx.out()
-        .printf(
-            "retention (%d runs): %s%n",
-            cfg.retentionRuns(),
-            r.dropped().isEmpty()
-                ? "nothing dropped"
-                : "dropped " + String.join(", ", r.dropped()));
-    return 0;
   }
 }

@@ -223,7 +223,7 @@ class CliIT extends AccumuloITBase {
       assertFalse(Files.readString(connFile).contains(password));
 
       WebindexConfig cfg = WebindexConfig.load(connFile, Map.of());
-      assertEquals("root", cfg.accumuloUser());
+      assertEquals(EmbeddedAccumulo.USER, cfg.accumuloUser());
       assertEquals(password, cfg.accumuloPassword().value());
       assertEquals(EmbeddedAccumulo.fileUri(devDir.resolve("store")), cfg.storeRoot());
       assertEquals(EmbeddedAccumulo.fileUri(devDir.resolve("work")), cfg.workDir());

@@ -293,7 +293,7 @@ public final class Cutover {
     }
   }
 
-  private static void deleteRecursively(java.nio.file.Path dir) throws IOException {
+  static void deleteRecursively(java.nio.file.Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -1,5 +1,6 @@
 package io.webindex.mr;
 
+import io.webindex.store.JobSecrets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

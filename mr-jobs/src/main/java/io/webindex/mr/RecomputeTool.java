@@ -6,6 +6,7 @@ import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
+import io.webindex.store.JobSecrets;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;

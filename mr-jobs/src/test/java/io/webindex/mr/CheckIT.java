@@ -17,6 +17,7 @@ import io.webindex.core.schema.CountCodec;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.mr.check.CheckRunner;
 import io.webindex.mr.check.CheckTool;
+import io.webindex.store.JobSecrets;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;

@@ -8,6 +8,7 @@ import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.synth.RandomWeb;
+import io.webindex.store.JobSecrets;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;

@@ -2,10 +2,14 @@ package io.webindex.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -23,10 +27,12 @@ import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.conf.Property;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
+import org.apache.accumulo.core.security.SystemPermission;
 import org.apache.accumulo.minicluster.MemoryUnit;
 import org.apache.accumulo.minicluster.MiniAccumuloCluster;
 import org.apache.accumulo.minicluster.MiniAccumuloConfig;
@@ -50,6 +56,14 @@ import org.slf4j.LoggerFactory;
  * <p>The test JVM must run with {@code JDK_JAVA_OPTIONS} as set by the root pom for
  * surefire/failsafe (see docs/stack.md): MiniAccumulo's child processes inherit it.
  *
+ * <p>No password a test configures reaches a command line: MiniAccumulo runs Accumulo's {@code
+ * Initialize} with the root password as an argument (visible in {@code ps} to every user of the
+ * machine), so the cluster is initialised with a random throw-away root password, which is replaced
+ * by {@link #ROOT_PASSWORD} through the client API once the cluster is up. The instance secret
+ * (ZooKeeper ACLs, the system user) is random per class too, not MiniAccumulo's fixed default. A
+ * {@link ChildProcessWatcher} records every child process's command line and environment for the
+ * whole class ({@link #childProcesses()}).
+ *
  * <p>The state is static, one cluster per class at a time: do not run IT classes in parallel in one
  * JVM.
  */
@@ -61,7 +75,10 @@ public abstract class AccumuloITBase {
   /** Root user of the throwaway test cluster. */
   public static final String ROOT_USER = "root";
 
-  /** Root password of the throwaway test cluster; only ever used for a local MiniAccumulo. */
+  /**
+   * Root password of the test cluster; only ever used for a local MiniAccumulo. It is set through
+   * the client API after the start, so it is on no command line (see the class comment).
+   */
   public static final String ROOT_PASSWORD = "throwaway-mini-accumulo-secret";
 
   /**
@@ -75,27 +92,40 @@ public abstract class AccumuloITBase {
 
   private static final AtomicInteger TABLE_COUNTER = new AtomicInteger();
 
+  private static final SecureRandom RANDOM = new SecureRandom();
+
   private static Path clusterDir;
   private static MiniAccumuloCluster cluster;
   private static Connector connector;
+  private static String instanceSecret;
+  private static ChildProcessWatcher watcher;
 
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   static void startAccumulo() throws Exception {
     clusterDir = Files.createTempDirectory(baseDir(), "mac-");
-    MiniAccumuloConfig config = new MiniAccumuloConfig(clusterDir.toFile(), ROOT_PASSWORD);
+    // Initialize gets the root password on its command line: give it one that dies below
+    String throwaway = randomSecret();
+    instanceSecret = randomSecret();
+    MiniAccumuloConfig config = new MiniAccumuloConfig(clusterDir.toFile(), throwaway);
     config.setNumTservers(1);
     config.setMemory(ServerType.TABLET_SERVER, TABLET_SERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
     Map<String, String> site = new HashMap<>();
+    site.put(Property.INSTANCE_SECRET.getKey(), instanceSecret);
     site.put(Property.TSERV_MAXMEM.getKey(), "256M");
     site.put(Property.TSERV_DATACACHE_SIZE.getKey(), "64M");
     site.put(Property.TSERV_INDEXCACHE_SIZE.getKey(), "32M");
     config.setSiteConfig(site);
 
     long start = System.nanoTime();
+    watcher = ChildProcessWatcher.start();
     MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
     cluster = mac;
     mac.start();
+    watcher.slowDown();
+    mac.getConnector(ROOT_USER, throwaway)
+        .securityOperations()
+        .changeLocalUserPassword(ROOT_USER, new PasswordToken(ROOT_PASSWORD));
     connector = mac.getConnector(ROOT_USER, ROOT_PASSWORD);
     log.info(
         "MiniAccumulo {} up in {} ms (zookeepers {}, dir {})",
@@ -110,14 +140,20 @@ public abstract class AccumuloITBase {
   static void stopAccumulo() throws Exception {
     MiniAccumuloCluster mac = cluster;
     Path dir = clusterDir;
+    ChildProcessWatcher w = watcher;
     cluster = null;
     connector = null;
     clusterDir = null;
+    instanceSecret = null;
+    watcher = null;
     try {
       if (mac != null) {
         mac.stop();
       }
     } finally {
+      if (w != null) {
+        w.close();
+      }
       if (dir != null && Boolean.getBoolean(KEEP_DIR_PROPERTY)) {
         log.info("kept MiniAccumulo directory {}", dir);
       } else if (dir != null) {
@@ -156,7 +192,41 @@ public abstract class AccumuloITBase {
     return clusterDir;
   }
 
-  /** A table name not used before in this JVM; the table is not created. */
+  /**
+   * The instance secret ({@code instance.secret}) of this class's cluster: random per class.
+   * ZooKeeper nodes Accumulo protects are readable with the digest {@code accumulo:<secret>}.
+   */
+  protected static String instanceSecret() {
+    cluster();
+    return instanceSecret;
+  }
+
+  /**
+   * Every command line and environment of this JVM's child processes (MiniAccumulo's ZooKeeper,
+   * Initialize, master, tablet server, garbage collector, and any a test starts) seen since the
+   * class started.
+   */
+  protected static List<ChildProcessWatcher.Seen> childProcesses() {
+    cluster();
+    return watcher.seen();
+  }
+
+  /**
+   * Creates the local Accumulo user {@code user} with {@code password} and exactly the system
+   * permissions {@code granted} (none when empty); it has table permissions only on the tables it
+   * creates.
+   */
+  protected static void createUser(String user, String password, SystemPermission... granted) {
+    try {
+      connector().securityOperations().createLocalUser(user, new PasswordToken(password));
+      for (SystemPermission p : granted) {
+        connector().securityOperations().grantSystemPermission(user, p);
+      }
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new IllegalStateException("cannot create user " + user, e);
+    }
+  }
+
   /**
    * Writes a webindex configuration for this cluster into {@code dir}: the connection (the password
    * in a file beside it), table prefix and Fluo application {@code prefix}, the raw page store
@@ -167,7 +237,13 @@ public abstract class AccumuloITBase {
    */
   protected static Path writeWebindexConf(Path dir, String prefix, String... extra) {
     try {
-      Path pw = Files.writeString(dir.resolve("accumulo.password"), ROOT_PASSWORD);
+      Path pw = dir.resolve("accumulo.password");
+      Files.deleteIfExists(pw);
+      if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+        Files.createFile(
+            pw, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      }
+      Files.writeString(pw, ROOT_PASSWORD);
       List<String> lines =
           new ArrayList<>(
               List.of(
@@ -186,6 +262,7 @@ public abstract class AccumuloITBase {
     }
   }
 
+  /** A table name not used before in this JVM; the table is not created. */
   protected static String newTableName() {
     return newTableName("t");
   }
@@ -260,6 +337,12 @@ public abstract class AccumuloITBase {
 
   private static String cellName(Key key) {
     return key.getRow() + " " + key.getColumnFamily() + ":" + key.getColumnQualifier();
+  }
+
+  private static String randomSecret() {
+    byte[] b = new byte[24];
+    RANDOM.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 
   private static Path baseDir() throws IOException {

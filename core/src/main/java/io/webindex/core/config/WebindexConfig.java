@@ -134,8 +134,14 @@ public record WebindexConfig(
         intValue(m, RECOMPUTE_TABLETS, 4),
         intValue(m, RETENTION_RUNS, 3),
         new ReadLimits(
-            intValue(m, MAX_RECORD_BYTES, ReadLimits.DEFAULT.maxRecordBytes()),
-            intValue(m, MAX_LINKS, ReadLimits.DEFAULT.maxLinks())),
+            bounded(
+                m,
+                MAX_RECORD_BYTES,
+                ReadLimits.DEFAULT.maxRecordBytes(),
+                ReadLimits.MIN_RECORD_BYTES,
+                ReadLimits.MAX_RECORD_BYTES,
+                " (256 MiB: one record is held in memory whole)"),
+            bounded(m, MAX_LINKS, ReadLimits.DEFAULT.maxLinks(), 1, ReadLimits.MAX_LINKS, "")),
         intValue(m, REJECT_SAMPLES, 100),
         m.getOrDefault(FLUO_APP, "webindex"),
         intValue(m, FLUO_BUCKETS, 16));
@@ -158,6 +164,29 @@ public record WebindexConfig(
           REJECT_SAMPLES,
           FLUO_APP,
           FLUO_BUCKETS);
+
+  /**
+   * A whole number in {@code [min, max]}; anything else is a configuration error naming the key.
+   */
+  private static int bounded(
+      Map<String, String> m, String key, int dflt, int min, int max, String why) {
+    String v = m.get(key);
+    long n;
+    if (v == null || v.isEmpty()) {
+      n = dflt;
+    } else {
+      try {
+        n = Long.parseLong(v.strip());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(key + " is not a whole number: " + v);
+      }
+    }
+    if (n < min || n > max) {
+      throw new IllegalArgumentException(
+          key + " must be between " + min + " and " + max + why + ": " + v);
+    }
+    return (int) n;
+  }
 
   private static int intValue(Map<String, String> m, String key, int dflt) {
     String v = m.get(key);

@@ -6,18 +6,24 @@ import java.util.Arrays;
 
 /**
  * Reads '\n'-terminated lines of bytes with their start offsets, and exact byte counts, from a
- * stream. A line longer than the limit is skipped to its end without being buffered. A trailing
- * '\r' is dropped from lines.
+ * stream. A line longer than the limit is skipped to its end without being buffered: only its head
+ * (an excerpt) is kept, and its full length is counted. A trailing '\r' is dropped from lines. The
+ * line buffer starts small and grows with the lines actually read, never to the limit up front.
  */
 final class ByteLineReader {
+  private static final int BUF = 1 << 16;
+
   private final InputStream in;
-  private final byte[] buf = new byte[1 << 16];
+  private byte[] buf = new byte[BUF];
   private int pos;
   private int end;
   private long consumed; // stream offset of buf[0]
+  private boolean eof;
   private byte[] line = new byte[1024];
+  private byte[] data = new byte[0];
   private int lineLen;
   private long lineStart;
+  private long lineBytes;
   private boolean lineTooLong;
 
   ByteLineReader(InputStream in) {
@@ -33,14 +39,21 @@ final class ByteLineReader {
     if (pos < end) {
       return true;
     }
+    if (eof) {
+      return false;
+    }
     consumed += end;
     pos = 0;
     end = 0;
+    if (buf.length != BUF) {
+      buf = new byte[BUF]; // back to the normal size after bytes pushed back were read
+    }
     int n;
     do {
       n = in.read(buf, 0, buf.length);
     } while (n == 0);
     if (n < 0) {
+      eof = true;
       return false;
     }
     end = n;
@@ -54,6 +67,7 @@ final class ByteLineReader {
    */
   boolean nextLine(int max) throws IOException {
     lineLen = 0;
+    lineBytes = 0;
     lineTooLong = false;
     if (!fill()) {
       return false;
@@ -84,6 +98,7 @@ final class ByteLineReader {
   }
 
   private void append(int from, int len, int max) {
+    lineBytes += len;
     if (lineTooLong) {
       return;
     }
@@ -102,10 +117,13 @@ final class ByteLineReader {
 
   private void ensure(int cap) {
     if (cap > line.length) {
-      line = Arrays.copyOf(line, Math.max(cap, line.length * 2));
+      line =
+          Arrays.copyOf(
+              line, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(cap, 2L * line.length)));
     }
   }
 
+  /** The bytes of the current line: all of it, or only its head when it is too long. */
   byte[] line() {
     return line;
   }
@@ -118,28 +136,59 @@ final class ByteLineReader {
     return lineStart;
   }
 
+  /** The length of the current line in the stream, without its '\n' (with any '\r'). */
+  long lineBytes() {
+    return lineBytes;
+  }
+
   boolean lineTooLong() {
     return lineTooLong;
   }
 
   /**
-   * Reads exactly {@code n} bytes into a new array.
+   * Reads up to {@code n} bytes into {@link #data()} (grown as the bytes arrive, so a record that
+   * claims more bytes than the stream holds costs no more memory than the stream holds).
    *
-   * @return null when the stream ends first
+   * @return how many bytes were read: {@code n}, or fewer when the stream ends first
    */
-  byte[] readExactly(int n) throws IOException {
-    byte[] out = new byte[n];
+  int readData(int n) throws IOException {
     int got = 0;
     while (got < n) {
       if (!fill()) {
-        return null;
+        break;
       }
       int k = Math.min(n - got, end - pos);
-      System.arraycopy(buf, pos, out, got, k);
+      if (got + k > data.length) {
+        data = Arrays.copyOf(data, (int) Math.min(n, Math.max(got + k, 2L * data.length)));
+      }
+      System.arraycopy(buf, pos, data, got, k);
       pos += k;
       got += k;
     }
-    return out;
+    return got;
+  }
+
+  /** The bytes of the last {@link #readData}. */
+  byte[] data() {
+    return data;
+  }
+
+  /**
+   * Skips bytes up to the next {@code b}, which is left unread.
+   *
+   * @return false when the stream ends first
+   */
+  boolean skipUntil(byte b) throws IOException {
+    while (fill()) {
+      for (int i = pos; i < end; i++) {
+        if (buf[i] == b) {
+          pos = i;
+          return true;
+        }
+      }
+      pos = end;
+    }
+    return false;
   }
 
   /**
@@ -158,5 +207,63 @@ final class ByteLineReader {
       left -= k;
     }
     return true;
+  }
+
+  /**
+   * Makes up to {@code n} (at most {@value #BUF} / 2) bytes readable without consuming them.
+   *
+   * @return how many bytes are available from {@link #peekByte}, less than {@code n} only at the
+   *     end of the stream
+   */
+  int peek(int n) throws IOException {
+    int want = Math.min(n, BUF / 2);
+    if (end - pos >= want || eof) {
+      return Math.min(want, end - pos);
+    }
+    if (buf.length - pos < want) {
+      // compact: keep the unread bytes at the start of the buffer
+      int left = end - pos;
+      byte[] to = buf.length >= BUF ? buf : new byte[BUF];
+      System.arraycopy(buf, pos, to, 0, left);
+      buf = to;
+      consumed += pos;
+      pos = 0;
+      end = left;
+    }
+    while (end - pos < want) {
+      int r = in.read(buf, end, buf.length - end);
+      if (r < 0) {
+        eof = true;
+        break;
+      }
+      end += r;
+    }
+    return Math.min(want, end - pos);
+  }
+
+  /** The byte {@code i} positions ahead of the read position ({@code i < peek(...)}). */
+  int peekByte(int i) {
+    return buf[pos + i] & 0xff;
+  }
+
+  /**
+   * Puts back the last {@code len} bytes read, held by the caller at {@code b[off, off + len)}:
+   * they are read again, with the same stream offsets.
+   */
+  void unread(byte[] b, int off, int len) {
+    if (len <= 0) {
+      return;
+    }
+    if (len > position()) {
+      throw new IllegalArgumentException("cannot put back more than was read");
+    }
+    int left = end - pos;
+    byte[] to = new byte[len + left];
+    System.arraycopy(b, off, to, 0, len);
+    System.arraycopy(buf, pos, to, len, left);
+    consumed = position() - len;
+    buf = to;
+    pos = 0;
+    end = to.length;
   }
 }

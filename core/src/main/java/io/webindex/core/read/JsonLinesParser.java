@@ -64,7 +64,14 @@ public final class JsonLinesParser {
     }
     stats.inc(ReadCounter.RECORDS);
     if (len > limits.maxRecordBytes()) {
-      reject(sink, offset, RejectReason.OVERSIZED, len + " bytes", buf, start, len);
+      reject(
+          sink,
+          offset,
+          RejectReason.OVERSIZED,
+          len + " bytes, more than " + limits.maxRecordBytes(),
+          buf,
+          start,
+          len);
       return;
     }
     try {
@@ -94,6 +101,22 @@ public final class JsonLinesParser {
           from,
           to - from);
     }
+  }
+
+  /**
+   * Rejects a line of {@code bytes} bytes, more than the limit, of which only the head was kept:
+   * the reader skipped the rest without buffering it.
+   */
+  public void oversized(byte[] head, int headLen, long bytes, long offset, PageSink sink) {
+    stats.inc(ReadCounter.RECORDS);
+    reject(
+        sink,
+        offset,
+        RejectReason.OVERSIZED,
+        bytes + " bytes, more than " + limits.maxRecordBytes(),
+        head,
+        0,
+        headLen);
   }
 
   private static boolean isBlank(byte b) {
@@ -137,12 +160,8 @@ public final class JsonLinesParser {
               deleted =
                   v == JsonToken.VALUE_TRUE
                       || (v == JsonToken.VALUE_STRING && "true".equalsIgnoreCase(p.getText()));
-          case "links" -> readLinks(p, v, links);
+          case "links" -> readLinks(p, v, links, limits.maxLinks());
           default -> p.skipChildren();
-        }
-        if (links.size() > limits.maxLinks()) {
-          throw new RawPage.RejectException(
-              RejectReason.OVERSIZED, "more than " + limits.maxLinks() + " links");
         }
       }
       if (t != JsonToken.END_OBJECT) {
@@ -153,11 +172,7 @@ public final class JsonLinesParser {
       }
     }
     WebUrl pageUrl = RawPage.pageUrl(url);
-    Instant when = RawPage.crawlTime(crawled);
-    if (when == null) {
-      stats.inc(ReadCounter.MISSING_CRAWL_TIME);
-      when = Instant.EPOCH;
-    }
+    Instant when = RawPage.requireCrawlTime(crawled, "crawled");
     PageVersion version = new PageVersion(when, batch, file, offset);
     if (deleted) {
       return Page.deletion(pageUrl.toString(), pageUrl.key(), version);
@@ -180,7 +195,12 @@ public final class JsonLinesParser {
         RejectReason.MALFORMED_JSON, "'" + field + "' is not a string");
   }
 
-  private static void readLinks(JsonParser p, JsonToken v, List<RawPage.RawLink> links)
+  /**
+   * Reads the links array, stopping at the first link over {@code maxLinks}: a page with more links
+   * is rejected while its array streams by, before the rest of it is read or built.
+   */
+  private static void readLinks(
+      JsonParser p, JsonToken v, List<RawPage.RawLink> links, int maxLinks)
       throws IOException, RawPage.RejectException {
     if (v == JsonToken.VALUE_NULL) {
       return;
@@ -191,6 +211,10 @@ public final class JsonLinesParser {
     }
     JsonToken t;
     while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (t != null && links.size() >= maxLinks) {
+        throw new RawPage.RejectException(
+            RejectReason.OVERSIZED, "more than " + maxLinks + " links");
+      }
       if (t == JsonToken.VALUE_STRING) {
         links.add(new RawPage.RawLink(p.getText(), ""));
       } else if (t == JsonToken.START_OBJECT) {

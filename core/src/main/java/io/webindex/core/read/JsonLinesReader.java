@@ -16,21 +16,14 @@ public final class JsonLinesReader implements PageReader {
   @Override
   public void read(InputStream in, PageSink sink) throws IOException {
     ByteLineReader lines = new ByteLineReader(in);
-    // keep one byte past the limit so an oversized line is seen as such
-    while (lines.nextLine(limits.maxRecordBytes() + 1)) {
-      int len = lines.lineTooLong() ? limits.maxRecordBytes() + 1 : lines.lineLength();
+    // an oversized line is skipped to its end as it streams by: only its head is kept
+    while (lines.nextLine(limits.maxRecordBytes())) {
       if (lines.lineTooLong()) {
-        parser.parse(padTo(lines.line(), lines.lineLength(), len), 0, len, lines.lineStart(), sink);
+        parser.oversized(
+            lines.line(), lines.lineLength(), lines.lineBytes(), lines.lineStart(), sink);
       } else {
-        parser.parse(lines.line(), 0, len, lines.lineStart(), sink);
+        parser.parse(lines.line(), 0, lines.lineLength(), lines.lineStart(), sink);
       }
     }
-  }
-
-  /** An oversized line keeps only its head; the parser sees its length and rejects it unread. */
-  private static byte[] padTo(byte[] head, int headLen, int len) {
-    byte[] out = new byte[len];
-    System.arraycopy(head, 0, out, 0, Math.min(headLen, len));
-    return out;
   }
 }

@@ -2,17 +2,17 @@ package io.webindex.core.read;
 
 import io.webindex.core.model.Page;
 import java.io.BufferedInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipException;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 /**
  * Opens any supported input: plain or gzip (detected by its magic bytes, multi-member gzip as
  * Common Crawl writes it included), JSON lines or WAT (detected by content: a stream whose first
  * non-blank bytes are {@code WARC/} is WAT). Damaged compression ends the file with a {@code
- * CORRUPT_COMPRESSION} reject instead of an exception.
+ * CORRUPT_COMPRESSION} reject instead of an exception: what was decoded before the damage is read,
+ * and reading resumes at the next intact gzip member (see {@link GzipDecoder}).
  */
 public final class PageReaders {
   private PageReaders() {}
@@ -32,43 +32,50 @@ public final class PageReaders {
       InputStream raw, String file, long batch, ReadLimits limits, ReadStats stats, PageSink sink)
       throws IOException {
     BufferedInputStream buffered = new BufferedInputStream(raw, 1 << 16);
-    InputStream in =
-        isGzip(buffered)
-            ? new BufferedInputStream(new GZIPInputStream(buffered, 1 << 16), 1 << 16)
-            : buffered;
-    long[] lastOffset = {0};
-    PageSink tracking =
+    // damage found by the decoder waits until the records before it have been passed on, so that
+    // rejects and pages reach the sink in the order of their offsets
+    Deque<Reject> damage = new ArrayDeque<>();
+    PageSink ordered =
         new PageSink() {
+          private void before(long offset) {
+            while (!damage.isEmpty() && damage.peekFirst().offset() <= offset) {
+              sink.reject(damage.pollFirst());
+            }
+          }
+
           @Override
           public void page(Page page) {
-            lastOffset[0] = page.version().offset();
+            before(page.version().offset());
             sink.page(page);
           }
 
           @Override
           public void reject(Reject reject) {
-            lastOffset[0] = reject.offset();
+            before(reject.offset());
             sink.reject(reject);
           }
         };
-    Format format = Format.JSON_LINES;
-    try {
-      format = sniff(in);
-      PageReader reader =
-          format == Format.WAT
-              ? new WatReader(file, batch, limits, stats)
-              : new JsonLinesReader(file, batch, limits, stats);
-      reader.read(in, tracking);
-    } catch (ZipException | EOFException e) {
-      stats.inc(ReadCounter.RECORDS);
-      stats.reject(RejectReason.CORRUPT_COMPRESSION);
-      sink.reject(
-          new Reject(
-              file,
-              lastOffset[0],
-              RejectReason.CORRUPT_COMPRESSION,
-              String.valueOf(e.getMessage()),
-              ""));
+    InputStream in =
+        isGzip(buffered)
+            ? new BufferedInputStream(
+                new GzipDecoder(
+                    buffered,
+                    (offset, detail) -> {
+                      stats.inc(ReadCounter.RECORDS);
+                      stats.reject(RejectReason.CORRUPT_COMPRESSION);
+                      damage.addLast(
+                          new Reject(file, offset, RejectReason.CORRUPT_COMPRESSION, detail, ""));
+                    }),
+                1 << 16)
+            : buffered;
+    Format format = sniff(in);
+    PageReader reader =
+        format == Format.WAT
+            ? new WatReader(file, batch, limits, stats)
+            : new JsonLinesReader(file, batch, limits, stats);
+    reader.read(in, ordered);
+    while (!damage.isEmpty()) {
+      sink.reject(damage.pollFirst());
     }
     return format;
   }

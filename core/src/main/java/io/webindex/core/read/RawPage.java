@@ -6,6 +6,7 @@ import io.webindex.core.model.PageVersion;
 import io.webindex.core.model.Text;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -57,6 +58,18 @@ final class RawPage {
   }
 
   /**
+   * The crawl time of a record: a missing or unparsable one rejects the record ({@code
+   * BAD_CRAWL_TIME}); without a time a version cannot be ordered (latest crawl wins).
+   */
+  static Instant requireCrawlTime(String raw, String field) throws RejectException {
+    Instant t = crawlTime(raw);
+    if (t == null) {
+      throw new RejectException(RejectReason.BAD_CRAWL_TIME, "no " + field);
+    }
+    return t;
+  }
+
+  /**
    * Parses a crawl time: ISO-8601 instant, offset or local date-time (UTC), a date (UTC midnight),
    * RFC 1123, or epoch milliseconds. Null or blank → null (the caller decides).
    */
@@ -84,7 +97,7 @@ final class RawPage {
         return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant();
       }
       return ZonedDateTime.parse(s, RFC_1123).toInstant();
-    } catch (DateTimeParseException | NumberFormatException e) {
+    } catch (DateTimeException | NumberFormatException | ArithmeticException e) {
       throw new RejectException(RejectReason.BAD_CRAWL_TIME, "bad crawl time: " + abbreviate(s));
     }
   }

@@ -16,8 +16,6 @@ public enum ReadCounter {
   SKIPPED_NOT_HTML,
   /** Blank lines in JSON-lines input. */
   BLANK_LINES,
-  /** Pages without a crawl time (taken as the epoch, so any dated version wins over them). */
-  MISSING_CRAWL_TIME,
   /** Links kept after dedup and self-link removal. */
   LINKS,
   /** Links dropped because their URL is invalid or not http(s). */

@@ -8,7 +8,11 @@ import java.util.List;
  * row<TAB>family:qualifier<TAB>value}, encoded counts decoded to decimal ({@code t:3:com.c}, {@code
  * rank:3:com.c}), an empty column printed as {@code :}. Lines appear in table order (the order of
  * the encoded keys), so the highest counts come first. Tabs, newlines and carriage returns inside a
- * field (never produced by the index itself) are written as {@code \t}, {@code \n}, {@code \r}.
+ * field (never produced by the index itself) are written as {@code \t}, {@code \n}, {@code \r}, and
+ * a backslash that would read as one of those escapes (one followed by {@code t}, {@code n}, {@code
+ * r}, a backslash, or one of those three characters) as {@code \\}; other backslashes are printed
+ * as they are. So every line has exactly three fields and {@link #parse} inverts {@link #line} for
+ * every cell, whatever text its anchor or page JSON holds.
  */
 public final class DumpFormat {
   private DumpFormat() {}
@@ -95,16 +99,59 @@ public final class DumpFormat {
   }
 
   static String escape(String s) {
-    if (s.indexOf('\t') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
+    int n = s.length();
+    int i = 0;
+    while (i < n && !needsEscape(s, i)) {
+      i++;
+    }
+    if (i == n) {
       return s;
     }
-    return s.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
+    StringBuilder sb = new StringBuilder(n + 8).append(s, 0, i);
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\t' -> sb.append("\\t");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\\' -> sb.append(needsEscape(s, i) ? "\\\\" : "\\");
+        default -> sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * A tab, newline or carriage return; or a backslash that would otherwise read as the start of an
+   * escape: one followed by {@code t n r \} or by a char that is itself escaped. Any other
+   * backslash (JSON's {@code \"}, say) is printed as it is, so dumps stay readable.
+   */
+  private static boolean needsEscape(String s, int i) {
+    char c = s.charAt(i);
+    if (c == '\t' || c == '\n' || c == '\r') {
+      return true;
+    }
+    if (c != '\\' || i + 1 >= s.length()) {
+      return false;
+    }
+    return "tnr\\\t\n\r".indexOf(s.charAt(i + 1)) >= 0;
   }
 
   static String unescape(String s) {
     if (s.indexOf('\\') < 0) {
       return s;
     }
-    return s.replace("\\t", "\t").replace("\\n", "\n").replace("\\r", "\r");
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      char next = i + 1 < s.length() ? s.charAt(i + 1) : 0;
+      if (c == '\\' && "tnr\\".indexOf(next) >= 0 && next != 0) {
+        sb.append(next == 't' ? '\t' : next == 'n' ? '\n' : next == 'r' ? '\r' : '\\');
+        i++;
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
   }
 }

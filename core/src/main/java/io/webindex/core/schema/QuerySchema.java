@@ -106,28 +106,59 @@ public final class QuerySchema {
   }
 
   // ---- cells
+  //
+  // Every cell written to the table is built here, and each refuses a URI key or domain that is
+  // not what WebUrl and Domains make (non-empty printable ASCII without space), so no string from
+  // the input can reach a row or qualifier with a tab, a newline, a control character or a space
+  // (see ForgedRowsTest). The row helpers above are also used for look-ups of user-typed text and
+  // do not check.
+
+  /**
+   * Returns {@code s} if it can be a URI key or domain: non-empty, printable ASCII without space.
+   *
+   * @throws IllegalArgumentException otherwise
+   */
+  public static String requireKeyText(String s) {
+    if (s == null || s.isEmpty()) {
+      throw new IllegalArgumentException("empty key");
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c <= 0x20 || c >= 0x7f) {
+        throw new IllegalArgumentException(
+            "not a key: char " + (int) c + " at " + i + " of " + s.length());
+      }
+    }
+    return s;
+  }
 
   public static Cell pageCount(String domain, long count) {
-    return new Cell(domainRow(domain), FAM_DOMAIN, QUAL_PAGECOUNT, countValue(count));
+    return new Cell(
+        domainRow(requireKeyText(domain)), FAM_DOMAIN, QUAL_PAGECOUNT, countValue(count));
   }
 
   public static Cell rank(String domain, String uriKey, long urc) {
-    return new Cell(domainRow(domain), FAM_RANK, rankedUri(urc, uriKey), countValue(urc));
+    return new Cell(
+        domainRow(requireKeyText(domain)),
+        FAM_RANK,
+        rankedUri(urc, requireKeyText(uriKey)),
+        countValue(urc));
   }
 
   public static Cell pageCur(String uriKey, String json) {
-    return new Cell(pageRow(uriKey), FAM_PAGE, QUAL_CUR, json);
+    return new Cell(pageRow(requireKeyText(uriKey)), FAM_PAGE, QUAL_CUR, json);
   }
 
   public static Cell incount(String uriKey, long urc) {
-    return new Cell(pageRow(uriKey), FAM_PAGE, QUAL_INCOUNT, countValue(urc));
+    return new Cell(pageRow(requireKeyText(uriKey)), FAM_PAGE, QUAL_INCOUNT, countValue(urc));
   }
 
   public static Cell inlink(String targetKey, String sourceKey, String anchor) {
-    return new Cell(pageRow(targetKey), FAM_INLINKS, sourceKey, anchor);
+    return new Cell(
+        pageRow(requireKeyText(targetKey)), FAM_INLINKS, requireKeyText(sourceKey), anchor);
   }
 
   public static Cell total(String uriKey, long urc) {
-    return new Cell(totalRow(urc, uriKey), EMPTY, EMPTY, countValue(urc));
+    return new Cell(totalRow(urc, requireKeyText(uriKey)), EMPTY, EMPTY, countValue(urc));
   }
 }

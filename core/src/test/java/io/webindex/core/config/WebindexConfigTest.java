@@ -3,7 +3,9 @@ package io.webindex.core.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.read.ReadLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -64,5 +66,43 @@ class WebindexConfigTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> WebindexConfig.fromMap(Map.of(WebindexConfig.TABLE_PREFIX, "bad-name"), Map.of()));
+  }
+
+  @Test
+  void readLimitsAreBounded() {
+    for (String bad : new String[] {"0", "-1", "1023", "268435457", "2147483647", "99999999999"}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> WebindexConfig.fromMap(Map.of(WebindexConfig.MAX_RECORD_BYTES, bad), Map.of()),
+              bad);
+      assertTrue(
+          e.getMessage().startsWith(WebindexConfig.MAX_RECORD_BYTES + " must be between"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("256 MiB"), e.getMessage());
+    }
+    for (String bad : new String[] {"0", "-5", "10000001"}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> WebindexConfig.fromMap(Map.of(WebindexConfig.MAX_LINKS, bad), Map.of()),
+              bad);
+      assertTrue(e.getMessage().startsWith(WebindexConfig.MAX_LINKS + " must be between"));
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> WebindexConfig.fromMap(Map.of(WebindexConfig.MAX_RECORD_BYTES, "8MB"), Map.of()));
+    assertEquals(
+        256 << 20,
+        WebindexConfig.fromMap(Map.of(WebindexConfig.MAX_RECORD_BYTES, "268435456"), Map.of())
+            .readLimits()
+            .maxRecordBytes());
+    assertEquals(
+        1024,
+        WebindexConfig.fromMap(Map.of(WebindexConfig.MAX_RECORD_BYTES, " 1024 "), Map.of())
+            .readLimits()
+            .maxRecordBytes());
+    assertThrows(IllegalArgumentException.class, () -> new ReadLimits((256 << 20) + 1, 10));
+    assertThrows(IllegalArgumentException.class, () -> new ReadLimits(0, 10));
   }
 }

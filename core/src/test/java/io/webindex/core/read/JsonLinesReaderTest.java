@@ -38,8 +38,13 @@ class JsonLinesReaderTest {
         {"url":"c.com","unknown":{"nested":[1,2]}}
         """;
     TestData.Read r = TestData.read(utf8(in), "f.jsonl", 3);
-    assertEquals(List.of(), r.rejects());
-    assertEquals(3, r.pages().size());
+    assertEquals(1, r.rejects().size(), "the line without a crawl time");
+    Reject noTime = r.rejects().get(0);
+    assertEquals(RejectReason.BAD_CRAWL_TIME, noTime.reason());
+    assertEquals("no crawled", noTime.detail());
+    assertEquals(
+        utf8(in.substring(0, in.indexOf("\n{\"url\":\"c.com\"") + 1)).length, noTime.offset());
+    assertEquals(2, r.pages().size());
     Page a = r.pages().get(0);
     assertEquals("http://a.com/p", a.url());
     assertEquals("com.a/p", a.key());
@@ -56,9 +61,7 @@ class JsonLinesReaderTest {
     Page b = r.pages().get(1);
     assertTrue(b.deleted());
     assertEquals(Instant.parse("2026-11-20T23:00:00Z"), b.version().crawled());
-    Page c = r.pages().get(2);
-    assertEquals(Instant.EPOCH, c.version().crawled());
-    assertEquals(1, r.stats().get(ReadCounter.MISSING_CRAWL_TIME));
+    assertEquals(1, r.stats().get(RejectReason.BAD_CRAWL_TIME));
     assertEquals(1, r.stats().get(ReadCounter.LINKS_DUPLICATE));
     assertEquals(1, r.stats().get(ReadCounter.LINKS_SELF));
     assertEquals(2, r.stats().get(ReadCounter.LINKS_INVALID));

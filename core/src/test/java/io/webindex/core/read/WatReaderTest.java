@@ -38,7 +38,9 @@ class WatReaderTest {
       if (uri != null) {
         h.append("WARC-Target-URI: ").append(uri).append("\r\n");
       }
-      h.append("WARC-Date: ").append(date).append("\r\n");
+      if (date != null) {
+        h.append("WARC-Date: ").append(date).append("\r\n");
+      }
       h.append("Content-Type: ").append(contentType).append("\r\n");
       h.append("Content-Length: ").append(body.length).append("\r\n\r\n");
       ByteArrayOutputStream rec = new ByteArrayOutputStream();

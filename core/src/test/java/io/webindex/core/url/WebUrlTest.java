@@ -1,6 +1,7 @@
 package io.webindex.core.url;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class WebUrlTest {
 
@@ -120,12 +122,14 @@ class WebUrlTest {
   @Test
   void keysRoundTripForRandomUrls() throws Exception {
     Random rnd = new Random(42);
+    List<String> skipped = new ArrayList<>();
     for (int i = 0; i < 20_000; i++) {
       String raw = RandomUrls.url(rnd);
       WebUrl url;
       try {
         url = WebUrl.parse(raw);
       } catch (InvalidUrlException e) {
+        skipped.add(raw + " " + e.reason());
         continue;
       }
       String key = url.key();
@@ -137,6 +141,7 @@ class WebUrlTest {
       assertEquals(key, back.key());
       assertEquals(url, WebUrl.parse(url.toString()));
     }
+    assertEquals(List.of(), skipped, "RandomUrls makes only valid URLs: none is skipped");
   }
 
   /**
@@ -185,5 +190,265 @@ class WebUrlTest {
       assertEquals(count.get(o) + rootsInside, span, "origin " + o + " is not contiguous");
       assertEquals(0, rootsInside, "a bare root inside origin " + o);
     }
+  }
+
+  // ------------------------------------------------------------------ hostile and odd URLs
+
+  /** URLs without a host: refused, whatever else they carry. */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @ValueSource(
+      strings = {
+        "http://",
+        "http:///",
+        "https://",
+        "http:",
+        "http:?x",
+        "http:#x",
+        "//",
+        "http://:80/",
+        "http://@/",
+        "http://user:pw@/",
+        "http://user@:8080/",
+        "http://?q",
+        "http://#f",
+        "#",
+        "?"
+      })
+  void noHost(String raw) {
+    InvalidUrlException e = assertThrows(InvalidUrlException.class, () -> WebUrl.parse(raw));
+    assertEquals(InvalidUrlException.Reason.BAD_HOST, e.reason(), raw);
+  }
+
+  /**
+   * Only http and https: script, mail, data and every other scheme are refused, as pages and links.
+   */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @ValueSource(
+      strings = {
+        "javascript:alert(1)",
+        "JavaScript:void(0)",
+        " javascript:x",
+        "java\tscript:alert(1)",
+        "java\nscript:alert(1)",
+        "mailto:someone@a.com",
+        "MAILTO:x",
+        "data:text/html,<script>alert(1)</script>",
+        "data:image/png;base64,iVBORw0KGgo=",
+        "file:///etc/passwd",
+        "ftp://a.com/",
+        "ws://a.com/",
+        "about:blank",
+        "vbscript:x",
+        "user:pw@a.com"
+      })
+  void nonHttpSchemes(String raw) throws Exception {
+    InvalidUrlException e = assertThrows(InvalidUrlException.class, () -> WebUrl.parse(raw));
+    assertEquals(InvalidUrlException.Reason.UNSUPPORTED_SCHEME, e.reason(), raw);
+    WebUrl base = WebUrl.parse("http://a.com/dir/page.html");
+    e = assertThrows(InvalidUrlException.class, () -> WebUrl.parse(raw, base));
+    assertEquals(InvalidUrlException.Reason.UNSUPPORTED_SCHEME, e.reason(), raw);
+  }
+
+  /**
+   * User info is dropped (semantics.md: a URL names the resource, not the account used to fetch it;
+   * SPEC §3 keys are host, port and path): it never reaches a key or a stored URL, and the URL with
+   * user info is the same page as without. The host is what follows the last '@', as RFC 3986 and
+   * browsers read it.
+   */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          http://user:pw@a.com/              | http://a.com/         | com.a
+          http://user:s3cret@a.com:8080/x    | http://a.com:8080/x   | com.a:8080/x
+          https://user@a.com/x?y=1           | https://a.com/x?y=1   | com.a:s/x?y=1
+          http://us%40er:p%3Aw@a.com/        | http://a.com/         | com.a
+          http://a.com@evil.com/             | http://evil.com/      | com.evil
+          http://user@a.com@b.com/           | http://b.com/         | com.b
+          http://:@a.com/                    | http://a.com/         | com.a
+          """)
+  void userInfoIsDropped(String raw, String normalised, String key) throws Exception {
+    WebUrl url = WebUrl.parse(raw);
+    assertEquals(normalised, url.toString());
+    assertEquals(key, url.key());
+    for (String secret : new String[] {"user", "pw", "s3cret", "us%40er", "@"}) {
+      assertFalse(url.key().contains(secret), secret);
+      assertFalse(url.toString().contains(secret), secret);
+    }
+    assertEquals(key, WebUrl.fromKey(key).key());
+  }
+
+  @Test
+  void tenThousandCharacterUrls() {
+    for (String raw :
+        new String[] {
+          "http://a.com/" + "x".repeat(10_000),
+          "http://a.com/?q=" + "%41".repeat(3_400),
+          "http://" + "a.".repeat(5_000) + "com/",
+          "http://a.com/" + "é".repeat(700) // 700 chars, 4,200 once encoded
+        }) {
+      InvalidUrlException e = assertThrows(InvalidUrlException.class, () -> WebUrl.parse(raw));
+      assertTrue(
+          e.reason() == InvalidUrlException.Reason.TOO_LONG
+              || e.reason() == InvalidUrlException.Reason.BAD_HOST,
+          e.getMessage());
+      assertTrue(e.getMessage().length() < 200, "the message does not carry the URL");
+    }
+    String longest = "http://a.com/" + "x".repeat(WebUrl.MAX_LENGTH - 13);
+    assertEquals(longest, WebUrl.of(longest).toString(), "exactly the limit is fine");
+  }
+
+  /** Invalid percent-escapes are kept as text ({@code %} itself encoded), never decoded. */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          http://a.com/%zz               | http://a.com/%25zz               | com.a/%25zz
+          http://a.com/%                 | http://a.com/%25                 | com.a/%25
+          http://a.com/%4                | http://a.com/%254                | com.a/%254
+          http://a.com/%%41              | http://a.com/%25A                | com.a/%25A
+          http://a.com/?q=%zz&r=%        | http://a.com/?q=%25zz&r=%25      | com.a/?q=%25zz&r=%25
+          http://a.com/%3A%2F%3a%3f      | http://a.com/%3A%2F%3A%3F        | com.a/%3A%2F%3A%3F
+          http://a.com/%0A%09%00         | http://a.com/%0A%09%00           | com.a/%0A%09%00
+          http://a.com/%e2%82            | http://a.com/%E2%82              | com.a/%E2%82
+          """)
+  void invalidPercentEscapes(String raw, String normalised, String key) throws Exception {
+    WebUrl url = WebUrl.parse(raw);
+    assertEquals(normalised, url.toString());
+    assertEquals(key, url.key());
+    assertEquals(url, WebUrl.fromKey(key));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @ValueSource(
+      strings = {
+        "http://a%zz.com/",
+        "http://a%00.com/",
+        "http://a%ff.com/",
+        "http://a.com%3A8080/",
+        "http://a%2Fb.com/",
+        "http://a%20b.com/",
+        "http://a%40b.com/"
+      })
+  void invalidEscapesInHostsAreRefused(String raw) {
+    InvalidUrlException e = assertThrows(InvalidUrlException.class, () -> WebUrl.parse(raw));
+    assertEquals(InvalidUrlException.Reason.BAD_HOST, e.reason(), raw);
+  }
+
+  /**
+   * IDN hosts are keyed in punycode, so the Unicode and the punycode spelling are one page. Labels
+   * already in punycode ({@code xn--…}) are kept as written, lower-case: Java's IDNA 2003 cannot
+   * verify IDNA 2008 labels such as {@code xn--fa-hia} (faß), and a wrong one still makes a valid,
+   * reversible key.
+   */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          http://bücher.de/           | http://xn--bcher-kva.de/              | de.xn--bcher-kva
+          http://xn--bcher-kva.de/    | http://xn--bcher-kva.de/              | de.xn--bcher-kva
+          http://XN--BCHER-KVA.DE/    | http://xn--bcher-kva.de/              | de.xn--bcher-kva
+          http://BÜCHER.de/           | http://xn--bcher-kva.de/              | de.xn--bcher-kva
+          http://xn--fa-hia.de/       | http://xn--fa-hia.de/                 | de.xn--fa-hia
+          http://☃.net/               | http://xn--n3h.net/                   | net.xn--n3h
+          http://例え.テスト/           | http://xn--r8jz45g.xn--zckzah/        | xn--zckzah.xn--r8jz45g
+          http://a.com。b/             | http://a.com.b/                       | b.com.a
+          http://%62%C3%BCcher.de/    | http://xn--bcher-kva.de/              | de.xn--bcher-kva
+          """)
+  void idnHosts(String raw, String normalised, String key) throws Exception {
+    WebUrl url = WebUrl.parse(raw);
+    assertEquals(normalised, url.toString());
+    assertEquals(key, url.key());
+    assertEquals(url, WebUrl.fromKey(key));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          http://[::1]/                    | http://[::1]/                    | [::1]
+          http://[::FFFF:1.2.3.4]/x        | http://1.2.3.4/x                 | 1.2.3.4/x
+          http://[2001:db8:0:0:0:0:0:1]/   | http://[2001:db8::1]/            | [2001:db8::1]
+          http://[2001:db8::1]:443/        | http://[2001:db8::1]:443/        | [2001:db8::1]:443
+          https://[2001:db8::1]:443/       | https://[2001:db8::1]/           | [2001:db8::1]:s
+          https://[2001:db8::1]:8443/a     | https://[2001:db8::1]:8443/a     | [2001:db8::1]:8443s/a
+          http://[1:0:0:2:0:0:0:3]/        | http://[1:0:0:2::3]/             | [1:0:0:2::3]
+          """)
+  void ipv6Hosts(String raw, String normalised, String key) throws Exception {
+    WebUrl url = WebUrl.parse(raw);
+    assertEquals(normalised, url.toString());
+    assertEquals(key, url.key());
+    assertEquals(url, WebUrl.fromKey(key));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @ValueSource(
+      strings = {
+        "http://[fe80::1%25eth0]/",
+        "http://[1:2:3:4:5:6:7:8:9]/",
+        "http://[::1]x/",
+        "http://[]/",
+        "http://[:::]/",
+        "http://[g::1]/",
+        "http://[::1/",
+        "http://::1/"
+      })
+  void badIpv6HostsAreRefused(String raw) {
+    InvalidUrlException e = assertThrows(InvalidUrlException.class, () -> WebUrl.parse(raw));
+    assertTrue(
+        e.reason() == InvalidUrlException.Reason.BAD_HOST
+            || e.reason() == InvalidUrlException.Reason.BAD_PORT,
+        raw + " " + e.reason());
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          http://a.com:65535/    | http://a.com:65535/    | com.a:65535
+          http://a.com:1/        | http://a.com:1/        | com.a:1
+          http://a.com:080/      | http://a.com/          | com.a
+          http://a.com:/         | http://a.com/          | com.a
+          https://a.com:80/      | https://a.com:80/      | com.a:80s
+          http://a.com:443/      | http://a.com:443/      | com.a:443
+          https://a.com:00443/x  | https://a.com/x        | com.a:s/x
+          """)
+  void ports(String raw, String normalised, String key) throws Exception {
+    WebUrl url = WebUrl.parse(raw);
+    assertEquals(normalised, url.toString());
+    assertEquals(key, url.key());
+    assertEquals(url, WebUrl.fromKey(key));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @ValueSource(
+      strings = {
+        "http://a.com:0/",
+        "http://a.com:65536/",
+        "http://a.com:99999/",
+        "http://a.com:+80/",
+        "http://a.com:-1/",
+        "http://a.com: 80/",
+        "http://a.com:8o/",
+        "http://a.com:123456/"
+      })
+  void badPortsAreRefused(String raw) {
+    InvalidUrlException e = assertThrows(InvalidUrlException.class, () -> WebUrl.parse(raw));
+    assertEquals(InvalidUrlException.Reason.BAD_PORT, e.reason(), raw);
+  }
+
+  /** Empty and fragment-only references are the page itself (a self link, dropped by readers). */
+  @Test
+  void emptyReferencesAreTheBase() throws Exception {
+    WebUrl base = WebUrl.parse("http://a.com/dir/page.html?q=1");
+    for (String ref : new String[] {"", " ", "#", "#top", "\t"}) {
+      assertEquals(base, WebUrl.parse(ref, base), "'" + ref + "'");
+    }
+    assertThrows(InvalidUrlException.class, () -> WebUrl.parse("", null));
   }
 }

@@ -1,4 +1,4 @@
-package io.webindex.mr;
+package io.webindex.store;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,7 @@ import org.apache.hadoop.conf.Configuration;
  * in the staging directory, shown by the job history server and the ResourceManager UI, and read by
  * every task: nothing secret belongs in it. The tools refuse a {@code webindex.*} secret (any key
  * with {@code password} or {@code secret} in its name) in the configuration they are given (from
- * {@code -D}, {@code -conf} or a {@code *-site.xml}), and {@link Jobs#run} strips such keys from
+ * {@code -D}, {@code -conf} or a {@code *-site.xml}), and the MapReduce tools strip such keys from
  * every job before it is submitted. What a task must know goes into the job's credentials instead
  * ({@code Job.getCredentials().addSecretKey}).
  */

@@ -1,0 +1,216 @@
+package io.webindex.fluo;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.StoreException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.fluo.api.client.FluoClient;
+import org.apache.fluo.api.client.FluoFactory;
+import org.apache.fluo.api.mini.MiniFluo;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * {@code load}: applies the raw-page batches newer than the served application's resume point
+ * through it ({@link BatchApplier}); with {@code --watch} it keeps looking for new batches, and
+ * follows the served pointer to a new application after a cut-over.
+ *
+ * <pre>
+ * hadoop jar webindex-mr-jobs-job.jar io.webindex.fluo.LoadTool \
+ *     --webindex-conf FILE [--up-to S] [--rate N] [--watch SECONDS] [--embedded]
+ * </pre>
+ *
+ * Exit status: 0 done (or stopped), 2 a usage error or no oracle of the application runs.
+ */
+public final class LoadTool extends Configured implements Tool {
+  /** What to load. */
+  public record Options(Long upTo, int rate, int watchSeconds, boolean embedded) {}
+
+  /** Waits up to {@code millis} for a stop request; true when one came. */
+  public interface StopSignal {
+    boolean await(long millis) throws InterruptedException;
+  }
+
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private final CountDownLatch stop = new CountDownLatch(1);
+  private StopSignal stopSignal = millis -> stop.await(millis, TimeUnit.MILLISECONDS);
+
+  public LoadTool() {
+    this(
+        ReconcileTool.stdout(),
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+  }
+
+  public LoadTool(PrintWriter out, PrintWriter err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new LoadTool(), args));
+  }
+
+  /** Where {@code --watch} learns that it should stop (default: {@link #requestStop()}). */
+  public LoadTool stopSignal(StopSignal s) {
+    this.stopSignal = s;
+    return this;
+  }
+
+  /** Ends a {@code --watch} after the current round. */
+  public void requestStop() {
+    stop.countDown();
+  }
+
+  private static final Set<String> VALUES = Set.of("up-to", "rate", "watch");
+
+  /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */
+  public static void parseArgs(String[] args) {
+    options(ToolArgs.parse(args, VALUES, Set.of("embedded")));
+  }
+
+  private static Options options(ToolArgs a) {
+    Long upTo = a.value("up-to").isPresent() ? a.longValue("up-to", 0) : null;
+    return new Options(
+        upTo, (int) a.longValue("rate", 0), (int) a.longValue("watch", 0), a.has("embedded"));
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    CountDownLatch done = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              requestStop();
+              try {
+                done.await(60, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "webindex-load-shutdown");
+    try {
+      ToolArgs a = ToolArgs.parse(args, VALUES, Set.of("embedded"));
+      if (a.help) {
+        out.print(
+            "usage: LoadTool --webindex-conf FILE [--up-to S] [--rate N] [--watch SECONDS]"
+                + " [--embedded]\n");
+        return 0;
+      }
+      Options o = options(a);
+      WebindexConfig cfg = a.config(getConf());
+      if (o.watchSeconds() > 0) {
+        Runtime.getRuntime().addShutdownHook(hook);
+      }
+      load(cfg, o);
+      return 0;
+    } catch (IllegalArgumentException | StoreException | UncheckedIOException e) {
+      err.println("load: " + e.getMessage());
+      return 2;
+    } finally {
+      done.countDown();
+      out.flush();
+      err.flush();
+    }
+  }
+
+  /**
+   * The typed entry point: loads through the served application until done (with a watch: until
+   * stopped), following cut-overs. Returns what every round applied.
+   *
+   * @throws StoreException when no oracle of the application runs (without {@code embedded}), or
+   *     the store or Accumulo fails
+   */
+  public List<BatchApplier.Result> load(WebindexConfig cfg, Options o) throws Exception {
+    Connector conn = AccumuloConnections.connect(cfg);
+    List<BatchApplier.Result> rounds = new ArrayList<>();
+    String app = WebindexApp.currentApp(cfg, conn);
+    while (app != null) {
+      app = loadInto(app, cfg, conn, o, rounds);
+    }
+    return rounds;
+  }
+
+  /**
+   * Loads through application {@code app} until done (or, with a watch, until stopped); returns the
+   * application to go on with when a cut-over made another one the served one, else null.
+   */
+  private String loadInto(
+      String app, WebindexConfig cfg, Connector conn, Options o, List<BatchApplier.Result> rounds)
+      throws Exception {
+    if (!o.embedded() && !WebindexApp.processes(cfg, app).oracle()) {
+      // a Fluo client waits for the oracle forever: say what must run instead
+      throw new StoreException(
+          "no oracle of Fluo application "
+              + app
+              + " runs: start its oracle and workers (`fluo oracle`/`fluo worker` with the"
+              + " application's configuration), or pass --embedded to run them in this process");
+    }
+    Path dataDir = o.embedded() ? Files.createTempDirectory("webindex-fluo-") : null;
+    try (MiniFluo mini =
+            o.embedded()
+                ? WebindexApp.startEmbedded(WebindexApp.connection(cfg, app), dataDir, 4)
+                : null;
+        FluoClient client =
+            FluoFactory.newClient(
+                mini != null ? mini.getClientConfiguration() : WebindexApp.connection(cfg, app))) {
+      do {
+        String served = WebindexApp.currentApp(cfg, conn);
+        if (!served.equals(app)) {
+          // a cut-over switched the served table: feeding the old application would update a
+          // table nobody reads any more
+          err.printf(
+              "load: the served table is now maintained by Fluo application %s (was %s):"
+                  + " following it%n",
+              served, app);
+          err.flush();
+          if (mini != null) {
+            mini.waitForObservers();
+          }
+          return served;
+        }
+        BatchApplier.Result r =
+            new BatchApplier(client, cfg, getConf() == null ? new Configuration() : getConf(), err)
+                .rateLimit(o.rate())
+                .applyPending(o.upTo());
+        if (mini != null) {
+          mini.waitForObservers();
+        }
+        rounds.add(r);
+        if (r.batches() == 0 && o.watchSeconds() == 0) {
+          out.printf("nothing to apply: every batch up to %d is applied%n", r.appliedAfter());
+        } else if (r.batches() > 0) {
+          out.printf(
+              "applied batches %d..%d: %d page versions (%d applied, %d stale), %d rejected, %.0f"
+                  + " pages/s%n",
+              r.appliedBefore() + 1,
+              r.appliedAfter(),
+              r.pages(),
+              r.applied(),
+              r.stale(),
+              r.rejected(),
+              r.pagesPerSecond());
+        }
+        out.flush();
+      } while (o.watchSeconds() > 0 && !stopSignal.await(o.watchSeconds() * 1000L));
+    } finally {
+      if (dataDir != null) {
+        Cutover.deleteRecursively(dataDir);
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,66 @@
+package io.webindex.fluo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+
+/** The Fluo stage tools' arguments, as a scheduler gives them (no cluster needed). */
+class StageToolArgsTest {
+  @Test
+  void validArgumentsAreAccepted() {
+    ReconcileTool.parseArgs(new String[] {"--webindex-conf", "c", "--run", "r1", "--embedded"});
+    ReconcileTool.parseArgs(new String[] {"--run", "r1", "--wait", "30"});
+    FluoInitTool.parseArgs(new String[] {"--webindex-conf", "c", "--run", "r0", "--force"});
+    LoadTool.parseArgs(new String[] {"--webindex-conf", "c", "--up-to", "7", "--watch", "60"});
+    LoadTool.parseArgs(new String[] {"--embedded", "--rate", "100"});
+  }
+
+  @Test
+  void badArgumentsAreRefusedWithTheReason() {
+    assertEquals(
+        "--run is required",
+        assertThrows(IllegalArgumentException.class, () -> ReconcileTool.parseArgs(new String[0]))
+            .getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ReconcileTool.parseArgs(new String[] {"--run", "r1", "--force"}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> FluoInitTool.parseArgs(new String[] {"--run", "r1", "--wait", "soon"}));
+    assertThrows(
+        IllegalArgumentException.class, () -> LoadTool.parseArgs(new String[] {"--up-to"}));
+    assertThrows(
+        IllegalArgumentException.class, () -> LoadTool.parseArgs(new String[] {"--rate", "-1"}));
+    assertThrows(
+        IllegalArgumentException.class, () -> LoadTool.parseArgs(new String[] {"positional"}));
+  }
+
+  @Test
+  void aUsageErrorIsStatusTwoWithOneLineAndAPasswordPropertyIsRefused() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int status =
+        ToolRunner.run(
+            new Configuration(),
+            new ReconcileTool(new PrintWriter(out), new PrintWriter(err)),
+            new String[] {"--bogus"});
+    assertEquals(2, status);
+    assertEquals("reconcile: unknown option --bogus\n", err.toString());
+
+    StringWriter err2 = new StringWriter();
+    int refused =
+        ToolRunner.run(
+            new Configuration(),
+            new FluoInitTool(new PrintWriter(new StringWriter()), new PrintWriter(err2)),
+            new String[] {"-D", "webindex.accumulo.password=s3cr3t-value", "--run", "r0"});
+    assertEquals(2, refused);
+    assertTrue(err2.toString().contains("webindex.accumulo.password"), err2.toString());
+    assertTrue(!err2.toString().contains("s3cr3t-value"), err2.toString());
+  }
+}
