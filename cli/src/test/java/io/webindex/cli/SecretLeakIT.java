@@ -54,9 +54,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Base64) in one place it must never reach.
  *
  * <p>The same run proves docs/permissions.md enough and not more than needed: the user is created
- * with exactly the shell commands of its "The grants" section (read from the page), it owns what
- * it made and can read nothing else; and a user without {@code System.CREATE_TABLE} fails at the
- * first step with a message that names the permission problem.
+ * with exactly the shell commands of its "The grants" section (read from the page), it owns what it
+ * made and can read nothing else; and a user without {@code System.CREATE_TABLE} fails at the first
+ * step with a message that names the permission problem.
  */
 class SecretLeakIT extends AccumuloITBase {
   private static String prefix;
