@@ -2,7 +2,7 @@ package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.JobSecrets;
-import java.nio.file.Paths;
+import io.webindex.store.ToolConfig;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -95,15 +95,6 @@ final class ToolArgs {
   /** The webindex configuration: the file, overridden by {@code webindex.*} Hadoop properties. */
   WebindexConfig config(Configuration conf) {
     JobSecrets.refuse(conf);
-    Map<String, String> overrides = new HashMap<>();
-    for (Map.Entry<String, String> e : conf) {
-      if (e.getKey().startsWith("webindex.") && !e.getKey().startsWith("webindex.mr.")) {
-        overrides.put(e.getKey(), e.getValue());
-      }
-    }
-    String file = values.get(CONF);
-    return file == null
-        ? WebindexConfig.fromMap(overrides, System.getenv())
-        : WebindexConfig.load(Paths.get(file), overrides);
+    return ToolConfig.load(conf, values.get(CONF), "webindex.mr.");
   }
 }

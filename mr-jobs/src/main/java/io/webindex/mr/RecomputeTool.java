@@ -11,18 +11,17 @@ import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
+import io.webindex.store.ToolConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +118,7 @@ public final class RecomputeTool extends Configured implements Tool {
       out.println(usage());
       return 0;
     }
-    WebindexConfig cfg = config(a.confFile());
+    WebindexConfig cfg = ToolConfig.load(getConf(), a.confFile(), "webindex.mr.");
     String runId = a.runId() == null ? RUN_ID.format(Instant.now()) : a.runId();
     return recompute(cfg, a.snapshot(), runId, a.restart());
   }
@@ -191,18 +190,6 @@ public final class RecomputeTool extends Configured implements Tool {
     System.err.println("recompute: " + message);
     System.err.println(usage());
     return USAGE;
-  }
-
-  private WebindexConfig config(String file) {
-    Map<String, String> overrides = new HashMap<>();
-    for (Map.Entry<String, String> e : getConf()) {
-      if (e.getKey().startsWith("webindex.") && !e.getKey().startsWith("webindex.mr.")) {
-        overrides.put(e.getKey(), e.getValue());
-      }
-    }
-    return file == null
-        ? WebindexConfig.fromMap(overrides, System.getenv())
-        : WebindexConfig.load(Paths.get(file), overrides);
   }
 
   /** An error an operator can fix (input missing, table exists, …). */

@@ -265,12 +265,6 @@ public final class RunRegistry {
     return row(TABLE_PREFIX + queryTable).containsKey("since");
   }
 
-  /** The highest export epoch taken for {@code queryTable}, 0 when none was taken. */
-  public long exportEpoch(String queryTable) {
-    String cur = row(TABLE_PREFIX + queryTable).get(EPOCH);
-    return cur == null ? 0 : Long.parseLong(cur);
-  }
-
   /**
    * A Fluo application started from a run: the run, the query table its exporter writes to, its
    * export epoch, and whether its initialisation completed ({@code READY}: it may have exported
@@ -364,13 +358,15 @@ public final class RunRegistry {
     }
     Set<String> expiredRuns = new HashSet<>();
     runs.forEach(r -> expiredRuns.add(r.runId()));
+    Set<String> recorded = new HashSet<>();
+    all.forEach(r -> recorded.add(r.runId()));
     // an application is kept while it maintains the served table or the one served before it, or
     // when it was created after the last switch (a cut-over in progress)
     Instant lastSwitch = served.map(Served::since).orElse(Instant.MAX);
     List<FluoApp> apps = new ArrayList<>();
     for (FluoApp a : apps()) {
       boolean inUse = protectedApps.contains(a.name()) || protectedTables.contains(a.table());
-      boolean runGone = expiredRuns.contains(a.runId()) || get(a.runId()).isEmpty();
+      boolean runGone = expiredRuns.contains(a.runId()) || !recorded.contains(a.runId());
       if (!inUse && (runGone || a.created().isBefore(lastSwitch))) {
         apps.add(a);
       }

@@ -12,6 +12,7 @@ import io.webindex.store.JobSecrets;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
+import io.webindex.store.ToolConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -99,18 +100,8 @@ public final class CheckTool extends Configured implements Tool {
       out.println(usage());
       return 0;
     }
-    Map<String, String> overrides = new HashMap<>();
-    for (Map.Entry<String, String> e : getConf()) {
-      if (e.getKey().startsWith("webindex.")
-          && !e.getKey().startsWith("webindex.mr.")
-          && !e.getKey().startsWith("webindex.check.")) {
-        overrides.put(e.getKey(), e.getValue());
-      }
-    }
     WebindexConfig cfg =
-        o.containsKey("webindex-conf")
-            ? WebindexConfig.load(Paths.get(o.get("webindex-conf")), overrides)
-            : WebindexConfig.fromMap(overrides, System.getenv());
+        ToolConfig.load(getConf(), o.get("webindex-conf"), "webindex.mr.", "webindex.check.");
     Connector conn = AccumuloConnections.connect(cfg);
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
     String actual = o.containsKey("served") ? servedTable(registry, cfg) : o.get("actual");
