@@ -177,7 +177,7 @@ final class DemoCommand implements Command {
               .run(batch, base.table(), applied.appliedAfter(), CheckRunner.Mode.AUTO);
       CheckReport report = CheckTool.withSeed(r, seed);
       CheckTool.write(report, out);
-      ctx.err().print(CheckReportConsole.summary(report));
+      ctx.err().println(CheckReportConsole.summary(report));
       ctx.out()
           .println(
               "verdict: "

@@ -1,5 +1,6 @@
 package io.webindex.core.check;
 
+import io.webindex.core.schema.DumpFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +16,13 @@ import java.util.Map;
  *   differences  16: missing 4, extra 3, different 9 (Fluo seed: 3 of 3,456,789)
  *   invariants   3: actual PAGECOUNT_MISMATCH 2, actual TOTAL_MISMATCH 1
  *   time         12 min 03 s, 15,529 cells/s (mapreduce)
+ *   samples      3 of 19 (all in the report files)
+ *     MISSING             actual    t:8:com.site1/a/b0  :  expected 8  actual (none)
+ *     DIFFERENT           both      p:com.c  page:incount  expected 3  actual 2
+ *     PAGECOUNT_MISMATCH  actual    d:b.com  page:count  expected 4  actual 5
  * </pre>
+ *
+ * <p>Samples speak the dump format: counts decoded, control characters escaped.
  */
 public final class CheckReportConsole {
   private CheckReportConsole() {}
@@ -98,7 +105,45 @@ public final class CheckReportConsole {
                 + " cells/s ("
                 + r.mode()
                 + ")"));
+    List<Finding> samples = r.samples();
+    if (!samples.isEmpty()) {
+      int shown = Math.min(SAMPLE_LINES, samples.size());
+      long total = r.differences() + r.invariantViolations();
+      lines.add(
+          line(
+              "samples",
+              shown
+                  + " of "
+                  + ReportFormat.number(Math.max(total, samples.size()))
+                  + " (all in the report files)"));
+      for (Finding f : samples.subList(0, shown)) {
+        lines.add(sample(f));
+      }
+    }
     return String.join("\n", lines);
+  }
+
+  /** How many sampled findings the summary lists. */
+  static final int SAMPLE_LINES = 5;
+
+  private static String sample(Finding f) {
+    return String.format(
+        Locale.ROOT,
+        "    %-19s %-9s %s  %s  expected %s  actual %s",
+        f.kind(),
+        f.table(),
+        DumpFormat.escape(DumpFormat.readableRow(f.row())),
+        DumpFormat.escape(DumpFormat.readableColumn(f.column())),
+        shown(f.expected()),
+        shown(f.actual()));
+  }
+
+  private static String shown(String value) {
+    if (value == null || value.isEmpty()) {
+      return "(none)";
+    }
+    String v = DumpFormat.escape(value);
+    return v.length() > 80 ? v.substring(0, 77) + "..." : v;
   }
 
   private static String line(String name, String value) {

@@ -1,5 +1,6 @@
 package io.webindex.core.check;
 
+import io.webindex.core.schema.DumpFormat;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -519,8 +520,8 @@ public final class CheckReportHtml {
         p.element("td", Integer.toString(++i));
         cell(p, f.table(), VALUE_LIMIT);
         cell(p, f.range(), VALUE_LIMIT);
-        cell(p, f.row(), VALUE_LIMIT);
-        cell(p, f.column(), VALUE_LIMIT);
+        cell(p, DumpFormat.readableRow(f.row()), VALUE_LIMIT);
+        cell(p, DumpFormat.readableColumn(f.column()), VALUE_LIMIT);
         cell(p, f.expected(), VALUE_LIMIT);
         cell(p, f.actual(), VALUE_LIMIT);
         cell(p, f.detail(), DETAIL_LIMIT);

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.core.schema.DumpFormat;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -106,8 +107,18 @@ public final class CheckReportJson {
         g.writeStringField("kind", f.kind().name());
         g.writeStringField("table", f.table());
         g.writeStringField("range", f.range());
-        g.writeStringField("row", f.row());
-        g.writeStringField("column", f.column());
+        // rows and columns as the dump prints them (counts decoded); the stored form beside
+        // them when it differs
+        String row = DumpFormat.readableRow(f.row());
+        String column = DumpFormat.readableColumn(f.column());
+        g.writeStringField("row", row);
+        if (!row.equals(f.row())) {
+          g.writeStringField("rowEncoded", f.row());
+        }
+        g.writeStringField("column", column);
+        if (!column.equals(f.column())) {
+          g.writeStringField("columnEncoded", f.column());
+        }
         g.writeStringField("expected", f.expected());
         g.writeStringField("actual", f.actual());
         g.writeStringField("detail", f.detail());
@@ -187,8 +198,12 @@ public final class CheckReportJson {
               kind(string(f, "kind", "samples[]"), "samples[]"),
               string(f, "table", "samples[]"),
               string(f, "range", "samples[]"),
-              string(f, "row", "samples[]"),
-              string(f, "column", "samples[]"),
+              f.has("rowEncoded")
+                  ? string(f, "rowEncoded", "samples[]")
+                  : string(f, "row", "samples[]"),
+              f.has("columnEncoded")
+                  ? string(f, "columnEncoded", "samples[]")
+                  : string(f, "column", "samples[]"),
               string(f, "expected", "samples[]"),
               string(f, "actual", "samples[]"),
               string(f, "detail", "samples[]")));

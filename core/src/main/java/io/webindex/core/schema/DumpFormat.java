@@ -63,12 +63,28 @@ public final class DumpFormat {
     return out;
   }
 
-  private static String readableRow(String row) {
+  /**
+   * A row as the dump prints it ({@code t:} counts decoded), not escaped; any other row as it is.
+   */
+  public static String readableRow(String row) {
     if (row.startsWith(QuerySchema.TOTAL_PREFIX)) {
       return QuerySchema.TOTAL_PREFIX
           + decodeIfPossible(row.substring(QuerySchema.TOTAL_PREFIX.length()));
     }
     return row;
+  }
+
+  /**
+   * A {@code family:qualifier} column as the dump prints it ({@code rank:} counts decoded), not
+   * escaped; a column without {@code ':'} as it is.
+   */
+  public static String readableColumn(String column) {
+    int colon = column.indexOf(':');
+    if (colon < 0) {
+      return column;
+    }
+    String family = column.substring(0, colon);
+    return family + ':' + readableQualifier(family, column.substring(colon + 1));
   }
 
   private static String readableQualifier(String family, String qualifier) {
@@ -98,7 +114,8 @@ public final class DumpFormat {
     return readable;
   }
 
-  static String escape(String s) {
+  /** A field as a dump line writes it: tabs, newlines and carriage returns escaped. */
+  public static String escape(String s) {
     int n = s.length();
     int i = 0;
     while (i < n && !needsEscape(s, i)) {

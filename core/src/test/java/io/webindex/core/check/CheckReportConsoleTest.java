@@ -15,7 +15,18 @@ class CheckReportConsoleTest {
           compared     11,234,567 cells in 4 row ranges, 1,614 skipped
           differences  16: missing 4, extra 3, different 9 (Fluo seed: 3 of 3,456,789)
           invariants   3: actual PAGECOUNT_MISMATCH 2, actual TOTAL_MISMATCH 1
-          time         12 min 03 s, 15,529 cells/s (mapreduce)""",
+          time         12 min 03 s, 15,529 cells/s (mapreduce)
+          samples      5 of 19 (all in the report files)
+            MISSING             both      p:org.wikipedia.en/wiki/Accumulo  inlinks:com.example.www  \
+        expected Accumulo  actual (none)
+            MISSING             both      p:com.example.shop  inlinks:com.example.www  \
+        expected Shop <new>  actual (none)
+            MISSING             both      t:18:org.wikipedia.en/wiki/Accumulo  :  expected 18  \
+        actual (none)
+            EXTRA               both      t:17:org.wikipedia.en/wiki/Accumulo  :  expected (none)  \
+        actual 17
+            EXTRA               both      p:com.example.shop/cart?id=9  page:incount  \
+        expected (none)  actual 0""",
         CheckReportConsole.summary(CheckReportFixtures.inconsistent()));
   }
 

@@ -129,7 +129,7 @@ public final class CheckTool extends Configured implements Tool {
     } else {
       write(report, Paths.get(outDir));
     }
-    out.print(CheckReportConsole.summary(report));
+    out.println(CheckReportConsole.summary(report));
     out.flush();
     return report.consistent() ? 0 : INCONSISTENT;
   }
