@@ -3,6 +3,7 @@ package io.webindex.cli;
 import io.webindex.core.check.CheckReport;
 import io.webindex.core.check.CheckReportConsole;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
 import io.webindex.fluo.BatchApplier;
@@ -126,8 +127,8 @@ final class DemoCommand implements Command {
 
     Path tmp = Files.createTempDirectory("webindex-demo-");
     try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
-      Path batches = tmp.resolve("store").resolve("batches");
-      Path batch0 = Files.createDirectories(batches.resolve(batchName(0)));
+      Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
+      Path batch0 = Files.createDirectories(batches.resolve(BatchLayout.dirName(0)));
       if (inputs.isEmpty()) {
         try (InputStream in = DemoCommand.class.getResourceAsStream(SAMPLE)) {
           Files.copy(in, batch0.resolve("pages-00000.jsonl"));
@@ -138,7 +139,8 @@ final class DemoCommand implements Command {
       }
       for (int d = 0; d < deltas.size(); d++) {
         copyInto(
-            List.of(deltas.get(d)), Files.createDirectories(batches.resolve(batchName(d + 1))));
+            List.of(deltas.get(d)),
+            Files.createDirectories(batches.resolve(BatchLayout.dirName(d + 1))));
       }
 
       PrintStream progress =
@@ -247,10 +249,6 @@ final class DemoCommand implements Command {
       cells = TableDump.dump(conn, table, w);
     }
     ctx.err().println("demo: wrote " + cells + " cells of " + table + " to " + file);
-  }
-
-  static String batchName(long seq) {
-    return String.format("%05d", seq);
   }
 
   /**

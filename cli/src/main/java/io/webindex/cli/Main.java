@@ -41,7 +41,8 @@ public final class Main {
         new ReconcileCommand(),
         new DumpCommand(),
         new QueryCommand(),
-        new DemoCommand());
+        new DemoCommand(),
+        new GenCommand());
   }
 
   public static void main(String[] args) {

@@ -7,6 +7,7 @@ import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadCounter;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
+import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.store.RawPageStore;
 import java.io.IOException;
@@ -159,7 +160,7 @@ public final class BatchApplier {
    */
   static Path rejectsFile(WebindexConfig cfg, long batch) {
     return new Path(
-        new Path(new Path(cfg.workDir(), "load"), String.format("%05d", batch)), "rejects");
+        new Path(new Path(cfg.workDir(), "load"), BatchLayout.dirName(batch)), "rejects");
   }
 
   /** The first rejects of a batch, up to the sample size. */

@@ -4,6 +4,7 @@ import io.webindex.core.read.PageReaders;
 import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
+import io.webindex.core.schema.BatchLayout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ public final class RawPageStore {
   public RawPageStore(String root, Configuration conf) throws IOException {
     Path r = new Path(root);
     this.fs = r.getFileSystem(conf);
-    this.batchesDir = fs.makeQualified(new Path(r, "batches"));
+    this.batchesDir = fs.makeQualified(new Path(r, BatchLayout.BATCHES_DIR));
   }
 
   public Path batchesDir() {
@@ -75,7 +76,7 @@ public final class RawPageStore {
     List<Batch> out = new ArrayList<>();
     for (FileStatus st : fs.listStatus(batchesDir)) {
       String n = st.getPath().getName();
-      if (st.isDirectory() && n.matches("[0-9]{1,18}")) {
+      if (st.isDirectory() && BatchLayout.isBatchDirName(n)) {
         out.add(new Batch(Long.parseLong(n), st.getPath()));
       }
     }
@@ -99,7 +100,7 @@ public final class RawPageStore {
 
   /** Whether a file name marks a copy in progress (the batch holding it is not complete). */
   public static boolean isInProgress(String fileName) {
-    return fileName.endsWith("._COPYING_") || fileName.endsWith(".tmp");
+    return BatchLayout.isInProgress(fileName);
   }
 
   private boolean isComplete(Batch b) throws IOException {
@@ -113,8 +114,7 @@ public final class RawPageStore {
   }
 
   public static boolean isPageFile(Path p) {
-    String n = p.getName();
-    return !n.startsWith(".") && !n.startsWith("_") && !isInProgress(n);
+    return BatchLayout.isPageFileName(p.getName());
   }
 
   /** The page files of a batch, recursively, in name order. */
