@@ -265,8 +265,7 @@ class FluoServicesIT extends AccumuloITBase {
   }
 
   private long notifications(String app) {
-    try (Scanner s =
-        user.createScanner(WebindexApp.fluoTable(cfg, app), Authorizations.EMPTY)) {
+    try (Scanner s = user.createScanner(WebindexApp.fluoTable(cfg, app), Authorizations.EMPTY)) {
       Notification.configureScanner(s);
       long n = 0;
       for (var e : s) {
