@@ -117,6 +117,11 @@ class FluoServicesIT extends AccumuloITBase {
     ok("fluo-init", "--run", "r0");
     String app0 = prefix;
 
+    // a service refuses an application that is not initialised, before it starts anything
+    Run unknown = status(2, "fluo-worker", "--app", "nope");
+    assertTrue(
+        unknown.err().contains("Fluo application nope is not initialised"), unknown.toString());
+
     // without an oracle, load refuses and names the command that starts one
     Run refused = status(2, "load");
     assertTrue(refused.err().contains("bin/webindex fluo-oracle"), refused.err());
