@@ -52,7 +52,9 @@ public final class FluoServices {
       }
       if (maxScanInterval.toMillis() < 100) {
         throw new IllegalArgumentException(
-            "the scan interval must be at least 0.1 s: " + maxScanInterval);
+            "the longest scan interval must be at least 100 ms, not "
+                + maxScanInterval.toMillis()
+                + " ms");
       }
     }
 

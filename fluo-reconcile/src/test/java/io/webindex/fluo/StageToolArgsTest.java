@@ -51,6 +51,12 @@ class StageToolArgsTest {
                 IllegalArgumentException.class,
                 () -> FluoWorkerTool.parseArgs(new String[] {"--threads", "0"}))
             .getMessage());
+    assertEquals(
+        "the longest scan interval must be at least 100 ms, not 0 ms",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> FluoWorkerTool.parseArgs(new String[] {"--max-scan-interval", "0"}))
+            .getMessage());
   }
 
   @Test
