@@ -37,7 +37,7 @@ final class LoadCommand implements Command {
                              after a cut-over (reconcile) it follows the served pointer to the
                              new application
           --embedded         run the application's oracle and workers in this process (MiniFluo);
-                             without it they must already run (Fluo's own oracle and workers)
+                             without it they must already run (fluo-oracle, fluo-worker)
         """;
   }
 

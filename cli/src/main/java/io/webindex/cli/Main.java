@@ -37,6 +37,8 @@ public final class Main {
         new RecomputeCommand(),
         new FluoInitCommand(),
         new LoadCommand(),
+        FluoServiceCommand.oracle(),
+        FluoServiceCommand.worker(),
         new CheckCommand(),
         new ReconcileCommand(),
         new DumpCommand(),

@@ -225,10 +225,10 @@ public final class Cutover {
           -1,
           String.format(
               "Fluo application %s must catch up to batch %d (its run's snapshot is %d), and %s:"
-                  + " start its oracle and workers (`fluo oracle`/`fluo worker` with the"
-                  + " application's configuration), then run this command again: it resumes"
-                  + " from here. The served table is unchanged.",
-              app, newest, snapshot, !p.oracle() ? "no oracle runs" : "no worker runs"));
+                  + " start its oracle and workers (`bin/webindex fluo-oracle --app %s` and"
+                  + " `bin/webindex fluo-worker --app %s`, see docs/fluo.md), then run this"
+                  + " command again: it resumes from here. The served table is unchanged.",
+              app, newest, snapshot, !p.oracle() ? "no oracle runs" : "no worker runs", app, app));
     }
     try (FluoClient client = FluoFactory.newClient(fc)) {
       BatchApplier.Result r = new BatchApplier(client, cfg, hadoop, progress).applyPending(null);

@@ -156,8 +156,11 @@ public final class LoadTool extends Configured implements Tool {
       throw new StoreException(
           "no oracle of Fluo application "
               + app
-              + " runs: start its oracle and workers (`fluo oracle`/`fluo worker` with the"
-              + " application's configuration), or pass --embedded to run them in this process");
+              + " runs: start its oracle and workers (`bin/webindex fluo-oracle --app "
+              + app
+              + "` and `bin/webindex fluo-worker --app "
+              + app
+              + "`, see docs/fluo.md), or pass --embedded to run them in this process");
     }
     Path dataDir = o.embedded() ? Files.createTempDirectory("webindex-fluo-") : null;
     try (MiniFluo mini =

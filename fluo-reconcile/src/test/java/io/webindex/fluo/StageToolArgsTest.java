@@ -19,6 +19,9 @@ class StageToolArgsTest {
     FluoInitTool.parseArgs(new String[] {"--webindex-conf", "c", "--run", "r0", "--force"});
     LoadTool.parseArgs(new String[] {"--webindex-conf", "c", "--up-to", "7", "--watch", "60"});
     LoadTool.parseArgs(new String[] {"--embedded", "--rate", "100"});
+    FluoOracleTool.parseArgs(new String[] {"--webindex-conf", "c", "--app", "webindex_r1"});
+    FluoWorkerTool.parseArgs(
+        new String[] {"--app", "a", "--threads", "4", "--max-scan-interval", "2"});
   }
 
   @Test
@@ -39,6 +42,21 @@ class StageToolArgsTest {
         IllegalArgumentException.class, () -> LoadTool.parseArgs(new String[] {"--rate", "-1"}));
     assertThrows(
         IllegalArgumentException.class, () -> LoadTool.parseArgs(new String[] {"positional"}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> FluoOracleTool.parseArgs(new String[] {"--threads", "4"}));
+    assertEquals(
+        "a worker needs at least 1 thread: 0",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> FluoWorkerTool.parseArgs(new String[] {"--threads", "0"}))
+            .getMessage());
+    assertEquals(
+        "the longest scan interval must be at least 100 ms, not 0 ms",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> FluoWorkerTool.parseArgs(new String[] {"--max-scan-interval", "0"}))
+            .getMessage());
   }
 
   @Test
@@ -62,5 +80,14 @@ class StageToolArgsTest {
     assertEquals(2, refused);
     assertTrue(err2.toString().contains("webindex.accumulo.password"), err2.toString());
     assertTrue(!err2.toString().contains("s3cr3t-value"), err2.toString());
+
+    StringWriter err3 = new StringWriter();
+    int worker =
+        ToolRunner.run(
+            new Configuration(),
+            new FluoWorkerTool(new PrintWriter(new StringWriter()), new PrintWriter(err3)),
+            new String[] {"--max-scan-interval", "soon"});
+    assertEquals(2, worker);
+    assertEquals("fluo-worker: --max-scan-interval takes a number: soon\n", err3.toString());
   }
 }

@@ -1,0 +1,134 @@
+package io.webindex.cli;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.fluo.FluoServices;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code fluo-oracle} and {@code fluo-worker}: run the oracle or a worker of a Fluo application as
+ * a process of its own until Ctrl-C or SIGTERM ({@link FluoServices}).
+ */
+final class FluoServiceCommand implements Command {
+  private final boolean worker;
+
+  private FluoServiceCommand(boolean worker) {
+    this.worker = worker;
+  }
+
+  static FluoServiceCommand oracle() {
+    return new FluoServiceCommand(false);
+  }
+
+  static FluoServiceCommand worker() {
+    return new FluoServiceCommand(true);
+  }
+
+  @Override
+  public String name() {
+    return worker ? "fluo-worker" : "fluo-oracle";
+  }
+
+  @Override
+  public String summary() {
+    return worker
+        ? "run a worker of the Fluo application (its observers) until stopped"
+        : "run the oracle of the Fluo application until stopped";
+  }
+
+  @Override
+  public String usage() {
+    if (worker) {
+      return """
+          usage: bin/webindex fluo-worker [--app NAME] [--threads N] [--max-scan-interval S]
+                                          [--conf FILE]
+
+          Runs one worker of a Fluo application in this process until Ctrl-C or SIGTERM: it
+          runs the application's observers (the combine queues and the exporter that writes the
+          query table). Start as many as the load needs, on any hosts, and stop or add them at
+          any time; the oracle must run too (fluo-oracle). The worker serves one application
+          for its whole life: after a cut-over, start workers of the new application and stop
+          these. Needs the password locally (the configuration), never in ZooKeeper.
+
+            --app NAME               the application (default: the one that maintains the
+                                     served table, else webindex.fluo.app)
+            --threads N              observer threads (default 10)
+            --max-scan-interval S    longest pause between two scans for new notifications
+                                     when there are none (default 10 seconds)
+            --conf FILE              webindex configuration (default: conf/webindex.properties,
+                                     else the running `bin/webindex dev` instance)
+
+          exit status: 2 refused (bad options, the application is not initialised); stopped by
+          Ctrl-C or SIGTERM, 130 or 143 once the worker stopped
+          """;
+    }
+    return """
+        usage: bin/webindex fluo-oracle [--app NAME] [--conf FILE]
+
+        Runs the oracle of a Fluo application (it hands out the transactions' timestamps) in
+        this process until Ctrl-C or SIGTERM. One per application; a second one stands by and
+        takes over when the first stops. Loading, the catch-up of fluo-init and reconcile
+        without --embedded, and the workers need it. It serves one application for its whole
+        life: after a cut-over, start the new application's oracle and stop this one.
+
+          --app NAME     the application (default: the one that maintains the served table,
+                         else webindex.fluo.app)
+          --conf FILE    webindex configuration (default: conf/webindex.properties, else the
+                         running `bin/webindex dev` instance)
+
+        exit status: 2 refused (bad options, the application is not initialised); stopped by
+        Ctrl-C or SIGTERM, 130 or 143 once the oracle stopped
+        """;
+  }
+
+  @Override
+  public int run(List<String> raw, Cli ctx) throws Exception {
+    Set<String> options =
+        worker
+            ? Set.of(Cli.CONF_OPTION, "app", "threads", "max-scan-interval")
+            : Set.of(Cli.CONF_OPTION, "app");
+    Args args = Args.parse(raw, options, Set.of());
+    if (args.helpRequested()) {
+      ctx.out().print(usage());
+      return 0;
+    }
+    args.expectPositionals(0, "");
+    FluoServices.WorkerOptions w =
+        worker
+            ? new FluoServices.WorkerOptions(
+                args.intValue("threads", FluoServices.DEFAULT_THREADS),
+                Duration.ofSeconds(
+                    args.intValue(
+                        "max-scan-interval",
+                        (int) FluoServices.DEFAULT_MAX_SCAN_INTERVAL.toSeconds())))
+            : null;
+    WebindexConfig cfg = ctx.config(args.value(Cli.CONF_OPTION).orElse(null)).config();
+    String app = FluoServices.application(cfg, args.value("app").filter(a -> !a.isEmpty()));
+    CountDownLatch done = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              ctx.requestStop();
+              try {
+                done.await(60, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "webindex-" + name() + "-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      if (worker) {
+        FluoServices.runWorker(cfg, app, w, ctx::awaitStop, ctx.err());
+      } else {
+        FluoServices.runOracle(cfg, app, ctx::awaitStop, ctx.err());
+      }
+    } finally {
+      done.countDown();
+    }
+    return 0;
+  }
+}

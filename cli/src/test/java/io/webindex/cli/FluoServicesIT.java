@@ -1,0 +1,339 @@
+package io.webindex.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.synth.RandomWeb;
+import io.webindex.fluo.Cutover;
+import io.webindex.fluo.WebindexApp;
+import io.webindex.store.RunRegistry;
+import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.ChildProcessWatcher;
+import io.webindex.testkit.SecretScan;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.accumulo.core.security.SystemPermission;
+import org.apache.fluo.core.impl.Notification;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The application's oracle and workers as processes of their own ({@code bin/webindex fluo-oracle}
+ * and {@code fluo-worker}, each a separate JVM, not MiniFluo) against MiniAccumulo: {@code load}
+ * and {@code reconcile} without {@code --embedded} go through them, a worker is stopped and another
+ * started while the oracle keeps running, and after every step the served table equals a recompute
+ * of the same batches, cell for cell. The processes run as the user of docs/permissions.md with a
+ * random password, their logging at INFO (Fluo's start-up print of its configuration included); the
+ * password must be in none of their logs, command lines or environments.
+ */
+class FluoServicesIT extends AccumuloITBase {
+  private static final String SECRET = "ServiceCanary" + random(12);
+  private static final SecretScan SCAN = new SecretScan(SECRET);
+
+  @TempDir Path tmp;
+
+  private Path store;
+  private String c;
+  private String prefix;
+  private WebindexConfig cfg;
+  private RandomWeb web;
+  private Connector user;
+  private final List<Child> children = new ArrayList<>();
+
+  @AfterEach
+  void stopChildren() throws InterruptedException {
+    for (Child ch : children) {
+      if (ch.process().isAlive()) {
+        ch.process().destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @Test
+  void loadAndReconcileGoThroughOracleAndWorkerProcesses() throws Exception {
+    SecretLeakIT.Grants grants = SecretLeakIT.documentedGrants();
+    createUser(grants.user(), SECRET, grants.system().toArray(new SystemPermission[0]));
+    // the tables are the user's: root cannot read them
+    user = cluster().getConnector(grants.user(), SECRET);
+    prefix = newTableName("svc");
+    store = tmp.resolve("store");
+    Path pw =
+        Files.createFile(
+            tmp.resolve("accumulo.password"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(pw, SECRET + "\n");
+    Path conf =
+        Files.write(
+            tmp.resolve("webindex.properties"),
+            List.of(
+                WebindexConfig.INSTANCE + "=" + instanceName(),
+                WebindexConfig.ZOOKEEPERS + "=" + zookeepers(),
+                WebindexConfig.USER + "=" + grants.user(),
+                WebindexConfig.PASSWORD_FILE + "=" + pw,
+                WebindexConfig.TABLE_PREFIX + "=" + prefix,
+                WebindexConfig.FLUO_APP + "=" + prefix,
+                WebindexConfig.STORE_ROOT + "=" + store.toUri(),
+                WebindexConfig.WORK_DIR + "=" + tmp.resolve("work").toUri(),
+                WebindexConfig.RETENTION_RUNS + "=5",
+                WebindexConfig.FLUO_BUCKETS + "=4"));
+    c = conf.toString();
+    cfg = WebindexConfig.load(conf, Map.of());
+    web = new RandomWeb(20261123, 120);
+    Files.writeString(
+        tmp.resolve("child-log4j.properties"),
+        String.join(
+            "\n",
+            "log4j.rootLogger=INFO, stderr",
+            "log4j.appender.stderr=org.apache.log4j.ConsoleAppender",
+            "log4j.appender.stderr.Target=System.err",
+            "log4j.appender.stderr.layout=org.apache.log4j.PatternLayout",
+            "log4j.appender.stderr.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c - %m%n",
+            "log4j.logger.org.apache.fluo=DEBUG",
+            "log4j.logger.io.webindex=DEBUG",
+            ""));
+
+    // the batch run and the application started from it
+    writeBatch(0, 120);
+    ok("recompute", "--run", "r0");
+    ok("fluo-init", "--run", "r0");
+    String app0 = prefix;
+
+    // a service refuses an application that is not initialised, before it starts anything
+    Run unknown = status(2, "fluo-worker", "--app", "nope");
+    assertTrue(
+        unknown.err().contains("Fluo application nope is not initialised"), unknown.toString());
+
+    // without an oracle, load refuses and names the command that starts one
+    Run refused = status(2, "load");
+    assertTrue(refused.err().contains("bin/webindex fluo-oracle"), refused.err());
+
+    Child oracle0 = start("oracle0", "fluo-oracle");
+    Child worker1 = start("worker1", "fluo-worker", "--max-scan-interval", "1");
+    awaitProcesses(app0, 1);
+    writeBatch(1, 40);
+    Run load1 = ok("load");
+    assertTrue(load1.out().contains("applied batches 1..1"), load1.out());
+    awaitNoNotifications(app0);
+
+    // workers are independent: stop the only one, load with none, start another
+    assertEquals(143, worker1.stop(), worker1.log());
+    assertTrue(worker1.log().contains("Fluo worker of application " + app0 + " stopped"));
+    awaitProcesses(app0, 0);
+    writeBatch(2, 40);
+    Run load2 = ok("load");
+    assertTrue(load2.out().contains("applied batches 2..2"), load2.out());
+    assertTrue(notifications(app0) > 0, "nothing processed the batch without a worker");
+    Child worker2 = start("worker2", "fluo-worker", "--app", app0, "--max-scan-interval", "1");
+    awaitProcesses(app0, 1);
+    awaitNoNotifications(app0);
+    ok("recompute", "--run", "r2");
+    assertEquals(prefix + "_r0", served());
+    assertEquals(dump(prefix + "_r2"), dump(prefix + "_r0"), "served vs a recompute of 0..2");
+
+    // a cut-over without --embedded: it initialises the new application, then waits for its
+    // processes and says which to start
+    writeBatch(3, 40);
+    String app1 = Cutover.reconcileApp(cfg, "r2");
+    Run waiting = status(3, "reconcile", "--run", "r2", "--wait", "1");
+    assertTrue(
+        waiting.err().contains("bin/webindex fluo-oracle --app " + app1)
+            && waiting.err().contains("bin/webindex fluo-worker --app " + app1),
+        waiting.err());
+    assertEquals(prefix + "_r0", served());
+    Child oracle1 = start("oracle1", "fluo-oracle", "--app", app1);
+    Child worker3 = start("worker3", "fluo-worker", "--app", app1, "--max-scan-interval", "1");
+    awaitProcesses(app1, 1);
+    Run rec = ok("reconcile", "--run", "r2", "--wait", "60");
+    assertTrue(
+        rec.out().contains("served table: " + prefix + "_r2 (run r2, Fluo caught up to batch 3)"),
+        rec.out());
+    awaitNoNotifications(app1);
+    ok("recompute", "--run", "t3");
+    assertEquals(prefix + "_r2", served());
+    assertEquals(dump(prefix + "_t3"), dump(prefix + "_r2"), "served vs a recompute of 0..3");
+
+    for (Child ch : List.of(worker2, oracle0, worker3, oracle1)) {
+      assertEquals(143, ch.stop(), ch.name() + ": " + ch.log());
+      assertTrue(ch.log().contains(" stopped"), ch.name() + ": " + ch.log());
+    }
+
+    // Fluo logged its start-up at INFO, but not the configuration with the password
+    for (Child ch : List.of(oracle0, oracle1)) {
+      assertTrue(ch.log().contains("Starting Oracle for Fluo '"), ch.log());
+    }
+    for (Child ch : List.of(worker1, worker2, worker3)) {
+      assertTrue(ch.log().contains("Starting Worker for Fluo '"), ch.log());
+    }
+    List<String> found = new ArrayList<>();
+    for (Child ch : children) {
+      found.addAll(SCAN.file(ch.logFile()));
+    }
+    Set<Long> pids = new java.util.HashSet<>();
+    children.forEach(ch -> pids.add(ch.process().pid()));
+    List<ChildProcessWatcher.Seen> seen = childProcesses();
+    assertTrue(
+        seen.stream().filter(s -> pids.contains(s.pid())).count() >= children.size(),
+        "every service process was seen: " + seen);
+    for (ChildProcessWatcher.Seen s : seen) {
+      found.addAll(SCAN.text("command line of " + s, s.commandLine()));
+      found.addAll(SCAN.text("environment of " + s, s.environment()));
+    }
+    found.addAll(SCAN.zooKeeper(zookeepers(), null).findings());
+    assertEquals(List.of(), found, "the password leaked");
+  }
+
+  // --- the service processes ---
+
+  /** A {@code bin/webindex} command in a JVM of its own, its stdout and stderr in a file. */
+  private record Child(String name, Process process, Path logFile) {
+    /** SIGTERM; the exit status. */
+    int stop() throws InterruptedException {
+      process.destroy();
+      assertTrue(process.waitFor(90, TimeUnit.SECONDS), name + " stopped within 90 s");
+      return process.exitValue();
+    }
+
+    String log() {
+      try {
+        return Files.readString(logFile, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return e.toString();
+      }
+    }
+  }
+
+  private Child start(String name, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx256m");
+    cmd.add("-Dlog4j.configuration=" + tmp.resolve("child-log4j.properties").toUri());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(List.of(args));
+    cmd.add("--conf");
+    cmd.add(c);
+    Path log = tmp.resolve(name + ".log");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.redirectOutput(log.toFile());
+    pb.environment().remove(WebindexConfig.PASSWORD_ENV);
+    Child ch = new Child(name, pb.start(), log);
+    children.add(ch);
+    return ch;
+  }
+
+  /** Waits until the oracle of {@code app} and exactly {@code workers} workers are registered. */
+  private void awaitProcesses(String app, int workers) {
+    await(
+        "an oracle and " + workers + " workers of " + app,
+        () -> {
+          WebindexApp.Processes p = WebindexApp.processes(cfg, app);
+          children.stream()
+              .filter(ch -> !ch.process().isAlive() && ch.process().exitValue() != 143)
+              .findFirst()
+              .ifPresent(
+                  ch -> {
+                    throw new AssertionError(ch.name() + " died: " + ch.log());
+                  });
+          return p.oracle() && p.workers() == workers;
+        });
+  }
+
+  /** Waits until the workers processed every notification of {@code app} (twice in a row). */
+  private void awaitNoNotifications(String app) {
+    int[] zeros = {0};
+    await(
+        "the workers of " + app + " processed every notification",
+        () -> {
+          zeros[0] = notifications(app) == 0 ? zeros[0] + 1 : 0;
+          return zeros[0] >= 2;
+        });
+  }
+
+  private long notifications(String app) {
+    try (Scanner s = user.createScanner(WebindexApp.fluoTable(cfg, app), Authorizations.EMPTY)) {
+      Notification.configureScanner(s);
+      long n = 0;
+      for (var e : s) {
+        n++;
+      }
+      return n;
+    } catch (Exception e) {
+      throw new AssertionError("cannot count the notifications of " + app, e);
+    }
+  }
+
+  private static void await(String what, BooleanSupplier done) {
+    Instant until = Instant.now().plus(Duration.ofSeconds(120));
+    while (!done.getAsBoolean()) {
+      assertFalse(Instant.now().isAfter(until), "timed out waiting for " + what);
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for " + what);
+      }
+    }
+  }
+
+  // --- commands in this JVM ---
+
+  private void writeBatch(long b, int pages) throws IOException {
+    Path dir = Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", b)));
+    for (Map.Entry<String, String> f : web.batchFiles(b, pages, 2).entrySet()) {
+      Files.writeString(dir.resolve(f.getKey()), f.getValue());
+    }
+  }
+
+  private Run ok(String... args) {
+    return status(0, args);
+  }
+
+  private Run status(int expected, String... args) {
+    List<String> withConf = new ArrayList<>(List.of(args));
+    withConf.add("--conf");
+    withConf.add(c);
+    Run r = Run.of(tmp, withConf);
+    assertEquals(expected, r.status(), String.join(" ", args) + ": " + r);
+    return r;
+  }
+
+  private String dump(String table) {
+    String out = ok("dump", "--table", table).out();
+    assertFalse(out.isEmpty(), table + " is empty");
+    return out;
+  }
+
+  private String served() {
+    return new RunRegistry(user, prefix + "_meta").served().orElseThrow().table();
+  }
+
+  private static String random(int n) {
+    String letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    SecureRandom r = new SecureRandom();
+    StringBuilder sb = new StringBuilder(n);
+    for (int i = 0; i < n; i++) {
+      sb.append(letters.charAt(r.nextInt(letters.length())));
+    }
+    return sb.toString();
+  }
+}

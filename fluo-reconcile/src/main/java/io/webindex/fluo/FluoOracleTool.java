@@ -1,0 +1,54 @@
+package io.webindex.fluo;
+
+import io.webindex.core.config.WebindexConfig;
+import java.io.PrintWriter;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * {@code fluo-oracle}: runs the oracle of a Fluo application until SIGTERM or Ctrl-C ({@link
+ * FluoServices#runOracle}).
+ *
+ * <pre>
+ * hadoop jar webindex-mr-jobs-job.jar io.webindex.fluo.FluoOracleTool \
+ *     --webindex-conf FILE [--app NAME]
+ * </pre>
+ *
+ * Exit status: 2 a usage error or refused (e.g. the application is not initialised); stopped by a
+ * signal, the JVM exits with the signal's status (143 for SIGTERM, 130 for Ctrl-C) once the oracle
+ * stopped.
+ */
+public final class FluoOracleTool extends FluoServiceTool {
+  public FluoOracleTool() {
+    super();
+  }
+
+  public FluoOracleTool(PrintWriter out, PrintWriter err) {
+    super(out, err);
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new FluoOracleTool(), args));
+  }
+
+  /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */
+  public static void parseArgs(String[] args) {
+    ToolArgs.parse(args, java.util.Set.of("app"), java.util.Set.of());
+  }
+
+  @Override
+  String name() {
+    return "fluo-oracle";
+  }
+
+  @Override
+  String usage() {
+    return "usage: FluoOracleTool --webindex-conf FILE [--app NAME]\n";
+  }
+
+  @Override
+  void serve(WebindexConfig cfg, String app, ToolArgs a, LoadTool.StopSignal stop)
+      throws InterruptedException {
+    FluoServices.runOracle(cfg, app, stop, err);
+  }
+}

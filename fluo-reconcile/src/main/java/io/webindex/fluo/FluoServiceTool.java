@@ -1,0 +1,107 @@
+package io.webindex.fluo;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.StoreException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.util.Tool;
+
+/**
+ * What {@link FluoOracleTool} and {@link FluoWorkerTool} share: arguments, running until SIGTERM or
+ * Ctrl-C (a shutdown hook stops the service cleanly), exit status.
+ */
+abstract class FluoServiceTool extends Configured implements Tool {
+  /** Exit status: stopped on request. */
+  public static final int OK = 0;
+
+  /** Exit status: a usage error, or refused before the service started. */
+  public static final int REFUSED = 2;
+
+  /** How long the shutdown hook waits for the service to stop. */
+  static final long STOP_WAIT_SECONDS = 60;
+
+  protected final PrintWriter out;
+  protected final PrintWriter err;
+  private final CountDownLatch stop = new CountDownLatch(1);
+
+  FluoServiceTool() {
+    this(
+        ReconcileTool.stdout(),
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+  }
+
+  FluoServiceTool(PrintWriter out, PrintWriter err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  abstract String name();
+
+  abstract String usage();
+
+  Set<String> valueOptions() {
+    return Set.of("app");
+  }
+
+  abstract void serve(WebindexConfig cfg, String app, ToolArgs a, LoadTool.StopSignal stop)
+      throws InterruptedException;
+
+  /** Checks the options as {@link #run} does; the worker's override checks its own. */
+  void check(ToolArgs a) {}
+
+  /** Stops the service (as SIGTERM does). */
+  public void requestStop() {
+    stop.countDown();
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    CountDownLatch done = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              requestStop();
+              try {
+                done.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "webindex-" + name() + "-shutdown");
+    boolean hooked = false;
+    try {
+      ToolArgs a = ToolArgs.parse(args, valueOptions(), Set.of());
+      if (a.help) {
+        out.print(usage());
+        return OK;
+      }
+      check(a);
+      WebindexConfig cfg = a.config(getConf());
+      String app = FluoServices.application(cfg, a.value("app"));
+      Runtime.getRuntime().addShutdownHook(hook);
+      hooked = true;
+      serve(cfg, app, a, millis -> stop.await(millis, TimeUnit.MILLISECONDS));
+      return OK;
+    } catch (IllegalArgumentException | StoreException | UncheckedIOException e) {
+      err.println(name() + ": " + e.getMessage());
+      return REFUSED;
+    } finally {
+      done.countDown();
+      if (hooked) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // the JVM is shutting down: the hook is running
+        }
+      }
+      out.flush();
+      err.flush();
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.webindex.fluo;
+
+import io.webindex.core.config.WebindexConfig;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * {@code fluo-worker}: runs a worker of a Fluo application until SIGTERM or Ctrl-C ({@link
+ * FluoServices#runWorker}).
+ *
+ * <pre>
+ * hadoop jar webindex-mr-jobs-job.jar io.webindex.fluo.FluoWorkerTool \
+ *     --webindex-conf FILE [--app NAME] [--threads N] [--max-scan-interval SECONDS]
+ * </pre>
+ *
+ * Exit status: 2 a usage error or refused (e.g. the application is not initialised); stopped by a
+ * signal, the JVM exits with the signal's status (143 for SIGTERM, 130 for Ctrl-C) once the worker
+ * stopped.
+ */
+public final class FluoWorkerTool extends FluoServiceTool {
+  public FluoWorkerTool() {
+    super();
+  }
+
+  public FluoWorkerTool(PrintWriter out, PrintWriter err) {
+    super(out, err);
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new FluoWorkerTool(), args));
+  }
+
+  /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */
+  public static void parseArgs(String[] args) {
+    options(ToolArgs.parse(args, Set.of("app", "threads", "max-scan-interval"), Set.of()));
+  }
+
+  @Override
+  String name() {
+    return "fluo-worker";
+  }
+
+  @Override
+  String usage() {
+    return "usage: FluoWorkerTool --webindex-conf FILE [--app NAME] [--threads N]"
+        + " [--max-scan-interval SECONDS]\n";
+  }
+
+  @Override
+  Set<String> valueOptions() {
+    return Set.of("app", "threads", "max-scan-interval");
+  }
+
+  @Override
+  void check(ToolArgs a) {
+    options(a);
+  }
+
+  static FluoServices.WorkerOptions options(ToolArgs a) {
+    return new FluoServices.WorkerOptions(
+        (int) a.longValue("threads", FluoServices.DEFAULT_THREADS),
+        Duration.ofSeconds(
+            a.longValue("max-scan-interval", FluoServices.DEFAULT_MAX_SCAN_INTERVAL.toSeconds())));
+  }
+
+  @Override
+  void serve(WebindexConfig cfg, String app, ToolArgs a, LoadTool.StopSignal stop)
+      throws InterruptedException {
+    FluoServices.runWorker(cfg, app, options(a), stop, err);
+  }
+}
