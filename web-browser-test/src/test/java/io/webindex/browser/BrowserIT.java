@@ -161,7 +161,10 @@ class BrowserIT {
         List.of("http://a.com/page1 C from A", "http://b.com/ C from B", "http://d.com/ C from D"),
         inlinks);
     shot("3-page");
-    browser.findElement(By.cssSelector("#inlinks")).findElement(By.linkText("http://b.com/")).click();
+    browser
+        .findElement(By.cssSelector("#inlinks"))
+        .findElement(By.linkText("http://b.com/"))
+        .click();
     assertEquals(base + "/page?url=http%3A%2F%2Fb.com%2F", browser.getCurrentUrl());
     assertEquals("1", browser.findElement(By.id("incount")).getText());
     shot("4-inlink-followed");
