@@ -222,7 +222,8 @@ final class DemoCommand implements Command {
         // the live table becomes the served one, as fluo-init would make it on a cluster
         runs.serve(base, cfg.fluoApp());
         WebOptions options = WebOptions.local(port).withChecksDir(out);
-        try (WebServer server = WebServer.start(options, conn, cfg)) {
+        try (FluoLagProbe lag = new FluoLagProbe(cfg);
+            WebServer server = WebServer.start(options, conn, cfg, lag)) {
           ServeCommand.serveUntilStopped(server, ctx);
         }
       }

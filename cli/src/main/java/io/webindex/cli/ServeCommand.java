@@ -73,7 +73,8 @@ final class ServeCommand implements Command {
     WebindexConfig cfg = ctx.config(conf).config();
     Connector conn = ctx.connect(conf);
     try (StopOnSignal signal = new StopOnSignal(ctx);
-        WebServer server = WebServer.start(options, conn, cfg)) {
+        FluoLagProbe lag = new FluoLagProbe(cfg);
+        WebServer server = WebServer.start(options, conn, cfg, lag)) {
       serveUntilStopped(server, ctx);
     }
     return 0;

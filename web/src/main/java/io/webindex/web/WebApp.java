@@ -71,10 +71,12 @@ final class WebApp {
   private final WebindexConfig cfg;
   private final ServedTable served;
   private final Path checksDir;
+  private final FluoLag lag;
   private final PebbleEngine pebble;
   private final byte[] css;
 
-  WebApp(Connector conn, WebindexConfig cfg, ServedTable served, Path checksDir) {
+  WebApp(Connector conn, WebindexConfig cfg, ServedTable served, Path checksDir, FluoLag lag) {
+    this.lag = lag;
     this.conn = conn;
     this.cfg = cfg;
     this.served = served;
@@ -403,6 +405,9 @@ final class WebApp {
       String app =
           s.map(RunRegistry.Served::fluoApp).filter(a -> !a.isEmpty()).orElse(cfg.fluoApp());
       m.put("fluoApp", app);
+      if (lag != null) {
+        m.put("fluo", lag.probe(app));
+      }
       ok = name != null;
     }
     m.put("served", table);

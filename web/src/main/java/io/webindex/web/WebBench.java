@@ -51,7 +51,13 @@ public final class WebBench {
    * @throws IOException when the application cannot be reached or answers the warm-up with an error
    */
   public static Result run(
-      URI base, int requests, int concurrency, int limit, long seed, PrintWriter progress)
+      URI base,
+      int requests,
+      int warmup,
+      int concurrency,
+      int limit,
+      long seed,
+      PrintWriter progress)
       throws IOException, InterruptedException {
     HttpClient http =
         HttpClient.newBuilder()
@@ -60,14 +66,28 @@ public final class WebBench {
             .build();
     List<String> targets = collect(http, base, limit, progress);
     progress.printf(
-        "bench-web: %d request targets collected; %d requests from %d clients%n",
-        targets.size(), requests, concurrency);
+        "bench-web: %d request targets collected; %d warm-up requests, then %d measured, from %d"
+            + " clients%n",
+        targets.size(), warmup, requests, concurrency);
     progress.flush();
     Random rnd = new Random(seed);
+    if (warmup > 0) {
+      measure(http, base, plan(targets, warmup, rnd), concurrency);
+    }
+    return measure(http, base, plan(targets, requests, rnd), concurrency);
+  }
+
+  private static List<String> plan(List<String> targets, int requests, Random rnd) {
     List<String> plan = new ArrayList<>(requests);
     for (int i = 0; i < requests; i++) {
       plan.add(targets.get(rnd.nextInt(targets.size())));
     }
+    return plan;
+  }
+
+  private static Result measure(HttpClient http, URI base, List<String> plan, int concurrency)
+      throws IOException, InterruptedException {
+    int requests = plan.size();
     long[] micros = new long[requests];
     AtomicInteger nextIndex = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();

@@ -49,10 +49,19 @@ public final class WebServer implements AutoCloseable {
    *     port is taken
    */
   public static WebServer start(WebOptions options, Connector conn, WebindexConfig cfg) {
+    return start(options, conn, cfg, null);
+  }
+
+  /**
+   * As {@link #start(WebOptions, Connector, WebindexConfig)}, with a probe of the Fluo
+   * application's lag for {@code /api/v1/health} (null: the lag is not reported).
+   */
+  public static WebServer start(
+      WebOptions options, Connector conn, WebindexConfig cfg, FluoLag lag) {
     ServedTable served =
         new ServedTable(
             conn, cfg.metaTable(), options.table(), options.servedCacheMillis(), System::nanoTime);
-    WebApp app = new WebApp(conn, cfg, served, options.checksDir());
+    WebApp app = new WebApp(conn, cfg, served, options.checksDir(), lag);
     RateLimiter limiter = new RateLimiter(options.requestsPerSecond(), System::nanoTime);
     HttpHandler chain = guard(options, limiter, new BlockingHandler(app.handler()));
     Undertow u =
