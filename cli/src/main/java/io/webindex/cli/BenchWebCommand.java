@@ -63,7 +63,12 @@ final class BenchWebCommand implements Command {
     int concurrency = args.intValue("concurrency", 4);
     int limit = args.intValue("limit", 25);
     int seed = args.intValue("seed", 1);
-    if (requests < 1 || warmup < 0 || concurrency < 1 || concurrency > 256 || limit < 1 || limit > 1000) {
+    if (requests < 1
+        || warmup < 0
+        || concurrency < 1
+        || concurrency > 256
+        || limit < 1
+        || limit > 1000) {
       throw new UsageException(
           "--requests >= 1, --warmup >= 0, --concurrency 1 to 256 and --limit 1 to 1000, please");
     }

@@ -86,7 +86,9 @@ final class FluoLagProbe implements FluoLag, AutoCloseable {
         if (b.seq() > applied) {
           try {
             long written =
-                FileSystem.get(b.dir().toUri(), hadoop).getFileStatus(b.dir()).getModificationTime();
+                FileSystem.get(b.dir().toUri(), hadoop)
+                    .getFileStatus(b.dir())
+                    .getModificationTime();
             secondsBehind = Math.max(0, (System.currentTimeMillis() - written) / 1000);
           } catch (IOException e) {
             secondsBehind = null;
