@@ -16,6 +16,8 @@ import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.TableDump;
+import io.webindex.web.WebOptions;
+import io.webindex.web.WebServer;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -65,6 +67,7 @@ final class DemoCommand implements Command {
   public String usage() {
     return """
         usage: bin/webindex demo [--input PATH]... [--delta PATH]... [--out DIR] [--keep]
+                                 [--serve [--port P]]
 
         Starts an embedded Accumulo in a temporary directory and treats the --input paths as
         batch 0 and each --delta as the next batch (1, 2, ...). Then the whole cycle:
@@ -85,6 +88,10 @@ final class DemoCommand implements Command {
           --out DIR      where batch.tsv, incremental.tsv, check.json and check.html go
                          (default: ./demo-out)
           --keep         keep the temporary directory (Accumulo logs, run files) and say where
+          --serve        then serve the live table and the check report with the web
+                         application (bin/webindex serve) on 127.0.0.1, print its URL and
+                         keep the embedded instance up until Ctrl-C
+          --port P       the port of --serve (default 8080; 0 picks a free one)
         """;
   }
 
@@ -94,6 +101,8 @@ final class DemoCommand implements Command {
     List<Path> deltas = new ArrayList<>();
     Path out = ctx.userPath("demo-out");
     boolean keep = false;
+    boolean serve = false;
+    int port = WebOptions.DEFAULT_PORT;
     for (int i = 0; i < raw.size(); i++) {
       String a = raw.get(i);
       switch (a) {
@@ -116,9 +125,26 @@ final class DemoCommand implements Command {
           }
         }
         case "--keep" -> keep = true;
+        case "--serve" -> serve = true;
+        case "--port" -> {
+          if (i + 1 >= raw.size()) {
+            throw new UsageException("--port needs a number");
+          }
+          try {
+            port = Integer.parseInt(raw.get(++i));
+          } catch (NumberFormatException e) {
+            throw new UsageException("--port needs a number: " + raw.get(i));
+          }
+          if (port < 0 || port > 65535) {
+            throw new UsageException("--port must be between 0 and 65535");
+          }
+        }
         default ->
             throw new UsageException("unknown argument " + a + " (see `bin/webindex help demo`)");
       }
+    }
+    if (raw.contains("--port") && !serve) {
+      throw new UsageException("--port goes with --serve");
     }
     if (inputs.isEmpty() && !deltas.isEmpty()) {
       throw new UsageException("--delta needs at least one --input (batch 0)");
@@ -126,6 +152,7 @@ final class DemoCommand implements Command {
     Files.createDirectories(out);
 
     Path tmp = Files.createTempDirectory("webindex-demo-");
+    StopOnSignal signal = serve ? new StopOnSignal(ctx) : null;
     try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
       Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
       Path batch0 = Files.createDirectories(batches.resolve(BatchLayout.dirName(0)));
@@ -193,6 +220,15 @@ final class DemoCommand implements Command {
                   + " invariant violations; "
                   + out.resolve("check.html")
                   + ")");
+      if (serve) {
+        // the live table becomes the served one, as fluo-init would make it on a cluster
+        runs.serve(base, cfg.fluoApp());
+        WebOptions options = WebOptions.local(port).withChecksDir(out);
+        try (FluoLagProbe lag = new FluoLagProbe(cfg);
+            WebServer server = WebServer.start(options, conn, cfg, lag)) {
+          ServeCommand.serveUntilStopped(server, ctx);
+        }
+      }
       if (!report.consistent()) {
         return INCONSISTENT;
       }
@@ -204,6 +240,9 @@ final class DemoCommand implements Command {
         ctx.err().println("demo: kept " + tmp);
       } else {
         EmbeddedAccumulo.deleteRecursively(tmp);
+      }
+      if (signal != null) {
+        signal.close();
       }
     }
     return 0;

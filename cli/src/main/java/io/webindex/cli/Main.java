@@ -43,6 +43,8 @@ public final class Main {
         new ReconcileCommand(),
         new DumpCommand(),
         new QueryCommand(),
+        new ServeCommand(),
+        new BenchWebCommand(),
         new DemoCommand(),
         new GenCommand());
   }

@@ -1,10 +1,13 @@
 package io.webindex.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.Domains;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -49,6 +52,8 @@ public final class QueryService {
   private static final String DOMAIN_CURSOR = "d";
   private static final String INLINKS_CURSOR = "i";
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final Connector connector;
   private final String table;
 
@@ -63,16 +68,36 @@ public final class QueryService {
 
   /**
    * One page of {@link #domain}: the reversed domain that was looked up, its number of seen URIs (0
-   * when the table does not know it) and its URIs, most referenced first.
+   * when the table does not know it) and its URIs, most referenced first; {@code known} says
+   * whether the table has the domain's {@code pagecount}.
    */
-  public record DomainAnswer(String domain, long pageCount, List<RankedUri> uris, String next) {}
+  public record DomainAnswer(
+      String domain, long pageCount, List<RankedUri> uris, String next, boolean known) {}
 
   /**
    * One page of {@link #inlinks}: the page's URI key and URL, its reference count (0 when the table
-   * does not know it) and the pages that link to it, in URI-key order.
+   * does not know it) and the pages that link to it, in URI-key order; {@code known} says whether
+   * the table has the URI's {@code incount} (every seen URI has one).
    */
   public record InlinksAnswer(
-      String uri, String url, long incount, List<Inlink> inlinks, String next) {}
+      String uri, String url, long incount, List<Inlink> inlinks, String next, boolean known) {}
+
+  /** A link of a crawled page, as its {@code page:cur} records it. */
+  public record Outlink(String url, String anchor) {}
+
+  /**
+   * {@link #page}: the URI key and URL, its reference count, whether the table knows the URI at
+   * all, and, for a crawled page, its {@code page:cur} (crawl time, title, outlinks); {@code
+   * crawled} is null when the URI was only linked to.
+   */
+  public record PageAnswer(
+      String uri,
+      String url,
+      long incount,
+      boolean known,
+      String crawled,
+      String title,
+      List<Outlink> outlinks) {}
 
   /**
    * A service over {@code table}.
@@ -138,6 +163,7 @@ public final class QueryService {
     List<String> candidates = domainCandidates(domain);
     String chosen = candidates.get(0);
     long pageCount = 0;
+    boolean known = false;
     for (String candidate : candidates) {
       Optional<Long> count =
           lookupCount(
@@ -145,6 +171,7 @@ public final class QueryService {
       if (count.isPresent()) {
         chosen = candidate;
         pageCount = count.get();
+        known = true;
         break;
       }
     }
@@ -159,7 +186,7 @@ public final class QueryService {
       QuerySchema.RankedUri r = parseRanked(c);
       uris.add(new RankedUri(r.uri(), urlOf(r.uri()), r.urc()));
     }
-    return new DomainAnswer(chosen, pageCount, List.copyOf(uris), next);
+    return new DomainAnswer(chosen, pageCount, List.copyOf(uris), next, known);
   }
 
   /**
@@ -175,6 +202,7 @@ public final class QueryService {
     List<String> candidates = uriCandidates(url);
     String chosen = candidates.get(0);
     long incount = 0;
+    boolean known = false;
     for (String candidate : candidates) {
       Optional<Long> count =
           lookupCount(
@@ -182,6 +210,7 @@ public final class QueryService {
       if (count.isPresent()) {
         chosen = candidate;
         incount = count.get();
+        known = true;
         break;
       }
     }
@@ -198,7 +227,66 @@ public final class QueryService {
       }
       inlinks.add(new Inlink(c.qualifier(), urlOf(c.qualifier()), c.value()));
     }
-    return new InlinksAnswer(chosen, urlOf(chosen), incount, List.copyOf(inlinks), next);
+    return new InlinksAnswer(chosen, urlOf(chosen), incount, List.copyOf(inlinks), next, known);
+  }
+
+  /**
+   * A page's reference count and, when it was crawled, its current version ({@code page:cur}: crawl
+   * time, title, outlinks with anchors), read in one isolated scan of the row's {@code page}
+   * family. {@code url} is read as by {@link #inlinks}.
+   *
+   * @throws IllegalArgumentException when {@code url} is not a valid http(s) URL or URI key
+   */
+  public PageAnswer page(String url) {
+    List<String> candidates = uriCandidates(url);
+    for (String candidate : candidates) {
+      Text row = new Text(QuerySchema.pageRow(candidate));
+      Key start = new Key(row, new Text(QuerySchema.FAM_PAGE));
+      Key end = start.followingKey(PartialKey.ROW_COLFAM);
+      List<Cell> cells = scan(new Range(start, true, end, false), null, 2);
+      String cur = null;
+      Long incount = null;
+      for (Cell c : cells) {
+        if (c.qualifier().equals(QuerySchema.QUAL_CUR)) {
+          cur = c.value();
+        } else if (c.qualifier().equals(QuerySchema.QUAL_INCOUNT)) {
+          try {
+            incount = QuerySchema.parseCountValue(c.value());
+          } catch (NumberFormatException e) {
+            throw corrupt("a count that is not a number", c);
+          }
+        }
+      }
+      if (incount != null) {
+        return cur == null
+            ? new PageAnswer(candidate, urlOf(candidate), incount, true, null, null, List.of())
+            : parseCur(candidate, incount, cur);
+      }
+    }
+    String chosen = candidates.get(0);
+    return new PageAnswer(chosen, urlOf(chosen), 0, false, null, null, List.of());
+  }
+
+  private PageAnswer parseCur(String uri, long incount, String json) {
+    JsonNode n;
+    try {
+      n = JSON.readTree(json);
+    } catch (IOException e) {
+      throw new StoreException(
+          "table '" + table + "' is not a query table: page:cur of " + uri + " is not JSON", e);
+    }
+    List<Outlink> outlinks = new ArrayList<>();
+    for (JsonNode l : n.path("outlinks")) {
+      outlinks.add(new Outlink(l.path("url").asText(""), l.path("anchor").asText("")));
+    }
+    return new PageAnswer(
+        uri,
+        urlOf(uri),
+        incount,
+        true,
+        n.path("crawled").asText(""),
+        n.path("title").asText(""),
+        List.copyOf(outlinks));
   }
 
   // ------------------------------------------------------------------ input interpretation
@@ -323,6 +411,8 @@ public final class QueryService {
   private List<Cell> scan(Range range, Text family, int max) {
     List<Cell> cells = new ArrayList<>(Math.min(max, 1024));
     try (Scanner scanner = TableDump.scanner(connector, table)) {
+      // a row is seen as one state even while Fluo's exporter writes to it
+      scanner.enableIsolation();
       scanner.setRange(range);
       scanner.setBatchSize(max);
       if (family != null) {

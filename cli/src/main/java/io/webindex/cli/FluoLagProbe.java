@@ -1,0 +1,116 @@
+package io.webindex.cli;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.fluo.WebindexApp;
+import io.webindex.store.RawPageStore;
+import io.webindex.web.FluoLag;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.fluo.api.client.FluoClient;
+import org.apache.fluo.api.client.FluoFactory;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+
+/**
+ * The lag of the Fluo application for {@code serve}'s health answer: its resume point read in a
+ * Fluo snapshot, against the newest complete batch of the raw page store. Each probe has a time
+ * limit (a Fluo application whose oracle is not running cannot give a snapshot), and an answer is
+ * reused for a few seconds.
+ */
+final class FluoLagProbe implements FluoLag, AutoCloseable {
+  static final Duration TIME_LIMIT = Duration.ofSeconds(3);
+  static final Duration REUSE = Duration.ofSeconds(5);
+
+  private final WebindexConfig cfg;
+  private final ExecutorService pool =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "webindex-fluo-lag");
+            t.setDaemon(true);
+            return t;
+          });
+  private Lag last;
+  private long lastAt;
+
+  FluoLagProbe(WebindexConfig cfg) {
+    this.cfg = cfg;
+  }
+
+  @Override
+  public synchronized Lag probe(String app) {
+    long now = System.nanoTime();
+    if (last != null && last.app().equals(app) && now - lastAt < REUSE.toNanos()) {
+      return last;
+    }
+    Long newest = null;
+    Long secondsBehind = null;
+    String error = null;
+    List<RawPageStore.Batch> batches = List.of();
+    Configuration hadoop = new Configuration();
+    try {
+      batches = new RawPageStore(cfg.storeRoot(), hadoop).batches();
+      newest = batches.isEmpty() ? -1L : batches.get(batches.size() - 1).seq();
+    } catch (IOException | RuntimeException e) {
+      error = "cannot list the batches of " + cfg.storeRoot() + ": " + e.getMessage();
+    }
+    Long applied = null;
+    Future<Long> f = pool.submit(() -> readApplied(app));
+    try {
+      applied = f.get(TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      error =
+          "the Fluo application "
+              + app
+              + " gave no snapshot within "
+              + TIME_LIMIT.toSeconds()
+              + " s (is its oracle running?)";
+    } catch (ExecutionException e) {
+      error = "cannot read the resume point of " + app + ": " + e.getCause().getMessage();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      error = "interrupted";
+    }
+    Long behind = null;
+    if (applied != null && newest != null) {
+      behind = Math.max(0, newest - applied);
+      secondsBehind = 0L;
+      for (RawPageStore.Batch b : batches) {
+        if (b.seq() > applied) {
+          try {
+            long written =
+                FileSystem.get(b.dir().toUri(), hadoop)
+                    .getFileStatus(b.dir())
+                    .getModificationTime();
+            secondsBehind = Math.max(0, (System.currentTimeMillis() - written) / 1000);
+          } catch (IOException e) {
+            secondsBehind = null;
+            error = "cannot read the time of batch " + b.seq() + ": " + e.getMessage();
+          }
+          break;
+        }
+      }
+    }
+    last = new Lag(app, applied, newest, behind, secondsBehind, error);
+    lastAt = now;
+    return last;
+  }
+
+  private long readApplied(String app) {
+    try (FluoClient client = FluoFactory.newClient(WebindexApp.connection(cfg, app))) {
+      return WebindexApp.applied(client);
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+}

@@ -1,0 +1,571 @@
+package io.webindex.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.index.ReferenceIndex;
+import io.webindex.core.model.Page;
+import io.webindex.core.model.UriState;
+import io.webindex.core.read.PageReaders;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.QuerySchema;
+import io.webindex.core.synth.RandomWeb;
+import io.webindex.core.url.Domains;
+import io.webindex.core.url.InvalidUrlException;
+import io.webindex.core.url.WebUrl;
+import io.webindex.store.Cells;
+import io.webindex.store.QueryService;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.testkit.AccumuloITBase;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.security.TablePermission;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The web API over MiniAccumulo, run as a read-only user: SPEC §4's worked example (hand-checked
+ * answers), a randomized web (fixed printed seed) against {@link ReferenceIndex} and {@link
+ * QueryService}, paging without duplicates or gaps, hostile parameters, the served-pointer switch,
+ * runs, checks, health and the pages' escaping.
+ */
+@Timeout(300)
+class WebApiIT extends AccumuloITBase {
+  private static final long SEED = 20261123L;
+  private static final String READER = "webreader";
+  private static final String READER_PASSWORD = "reader-secret-for-tests";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir static Path dir;
+
+  private static ReferenceIndex random;
+  private static String workedTable;
+  private static String randomTable;
+  private static String hostileTable;
+  private static RunRegistry registry;
+  private static WebServer server;
+  private static QueryService workedQuery;
+  private static QueryService randomQuery;
+
+  @BeforeAll
+  static void start() throws Exception {
+    System.out.println("WebApiIT: random web seed " + SEED);
+    ReferenceIndex worked = new ReferenceIndex();
+    worked.applyAll(readJsonLines("/io/webindex/web/worked-example.jsonl"));
+    workedTable = createTable("worked");
+    Cells.write(connector(), workedTable, worked.cells());
+    random = new ReferenceIndex();
+    random.applyAll(new RandomWeb(SEED, 300).batch(0, 600));
+    randomTable = createTable("random");
+    Cells.write(connector(), randomTable, random.cells());
+    workedQuery = new QueryService(connector(), workedTable);
+    randomQuery = new QueryService(connector(), randomTable);
+    // a page whose title and anchor text try to inject markup into the pages
+    hostileTable = createTable("hostile");
+    Cells.write(
+        connector(),
+        hostileTable,
+        List.of(
+            QuerySchema.incount("com.x", 1),
+            QuerySchema.inlink("com.x", "com.y", "<script>alert(1)</script>"),
+            QuerySchema.incount("com.y", 0),
+            QuerySchema.pageCur(
+                "com.y",
+                "{\"url\":\"http://y.com/\",\"crawled\":\"2026-11-20T10:00:00Z\","
+                    + "\"title\":\"<img src=x onerror=alert(2)>\",\"outlinkcount\":1,"
+                    + "\"outlinks\":[{\"url\":\"http://x.com/\",\"anchor\":\"<b>x</b>\"}]}")));
+
+    WebindexConfig cfg = WebindexConfig.load(writeWebindexConf(dir, "webit"), Map.of());
+    registry = new RunRegistry(connector(), cfg.metaTable()).ensureTable();
+    registry.put(run("worked", workedTable, 0));
+    registry.put(run("random", randomTable, 1));
+    registry.serve(registry.get("worked").orElseThrow());
+
+    // the server runs as a user that may only read the query tables and the metadata table
+    createUser(READER, READER_PASSWORD);
+    for (String t : List.of(workedTable, randomTable, cfg.metaTable())) {
+      connector().securityOperations().grantTablePermission(READER, t, TablePermission.READ);
+    }
+    Connector reader = cluster().getConnector(READER, READER_PASSWORD);
+
+    Path checks = Files.createDirectories(dir.resolve("checks"));
+    Files.writeString(
+        checks.resolve("check.json"),
+        """
+        {"consistent": true, "verdict": "CONSISTENT", "tables": {"expected": "webit_batch",
+         "actual": "webit_base"}, "runId": "batch", "snapshot": 1, "fluoApplied": 1,
+         "started": "2026-11-23T10:00:00Z", "finished": "2026-11-23T10:00:02Z",
+         "totals": {"compared": 27, "differences": 0, "invariantViolations": 0}}
+        """);
+    Files.writeString(checks.resolve("check.html"), "<!DOCTYPE html><title>report</title>");
+    server =
+        WebServer.start(
+            WebOptions.local(0).withChecksDir(checks).withServedCacheMillis(0), reader, cfg);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static RunRecord run(String id, String table, long snapshot) {
+    Instant t = Instant.parse("2026-11-23T09:00:00Z").plusSeconds(snapshot * 60);
+    return new RunRecord(
+        id,
+        RunRecord.Status.SUCCEEDED,
+        snapshot,
+        table,
+        t,
+        t.plusSeconds(12),
+        List.of(),
+        Map.of("pages", 3L + snapshot),
+        "",
+        "",
+        "",
+        4);
+  }
+
+  // ------------------------------------------------------------------ the worked example
+
+  @Test
+  void workedExampleAnswersAreTheHandCheckedOnes() throws Exception {
+    JsonNode top = get("/api/v1/top", 200);
+    assertEquals(workedTable, top.get("table").asText());
+    assertEquals(
+        List.of(
+            "3 http://c.com/",
+            "1 http://b.com/",
+            "1 http://c.com/page1",
+            "0 http://a.com/page1",
+            "0 http://d.com/"),
+        ranked(top.get("uris")));
+    assertTrue(top.get("next").isNull());
+
+    JsonNode c = get("/api/v1/domain/c.com", 200);
+    assertEquals("com.c", c.get("domain").asText());
+    assertEquals("c.com", c.get("name").asText());
+    assertEquals(2, c.get("pagecount").asLong());
+    assertEquals(List.of("3 http://c.com/", "1 http://c.com/page1"), ranked(c.get("uris")));
+    assertEquals(ranked(c.get("uris")), ranked(get("/api/v1/domain/com.c", 200).get("uris")));
+
+    JsonNode in = get("/api/v1/inlinks?url=" + enc("c.com"), 200);
+    assertEquals("http://c.com/", in.get("url").asText());
+    assertEquals(3, in.get("incount").asLong());
+    List<String> inl = new ArrayList<>();
+    in.get("inlinks").forEach(l -> inl.add(l.get("url").asText() + " " + l.get("anchor").asText()));
+    assertEquals(
+        List.of("http://a.com/page1 C from A", "http://b.com/ C from B", "http://d.com/ C from D"),
+        inl);
+
+    JsonNode b = get("/api/v1/page?url=" + enc("http://b.com/"), 200);
+    assertEquals(1, b.get("incount").asLong());
+    assertTrue(b.get("crawled").asBoolean());
+    assertEquals("B", b.get("cur").get("title").asText());
+    assertEquals("2026-11-20T10:01:00Z", b.get("cur").get("crawled").asText());
+    List<String> out = new ArrayList<>();
+    b.get("cur")
+        .get("outlinks")
+        .forEach(l -> out.add(l.get("url").asText() + " " + l.get("anchor").asText()));
+    assertEquals(List.of("http://c.com/page1 C page one", "http://c.com/ C from B"), out);
+    JsonNode p1 = get("/api/v1/page?url=" + enc("c.com/page1"), 200);
+    assertEquals(1, p1.get("incount").asLong());
+    assertFalse(p1.get("crawled").asBoolean());
+    assertNull(p1.get("cur"));
+    JsonNode a = get("/api/v1/page?url=" + enc("a.com/page1"), 200);
+    assertEquals(0, a.get("incount").asLong());
+  }
+
+  @Test
+  void unknownKeysAre404AndMalformedOnes400() throws Exception {
+    assertEquals(404, status("/api/v1/domain/nowhere.org"));
+    assertEquals(404, status("/api/v1/page?url=" + enc("http://nowhere.org/x")));
+    assertEquals(404, status("/api/v1/inlinks?url=" + enc("http://nowhere.org/x")));
+    assertEquals(404, status("/api/v1/nothing"));
+    JsonNode e = get("/api/v1/page?url=" + enc("ftp://c.com/x"), 400);
+    assertEquals(400, e.get("status").asInt());
+    assertFalse(e.get("message").asText().isEmpty());
+    assertFalse(e.toString().contains("Exception"), e.toString());
+  }
+
+  @Test
+  void hostileParametersAre400WithAReason() throws Exception {
+    List<String> hostile =
+        List.of(
+            "/api/v1/page?url=" + enc("http://c.com/" + "x".repeat(3000)),
+            "/api/v1/page?url=" + enc("http://c.com/\u0001"),
+            "/api/v1/page?url=" + enc("c.com/\n/page1"),
+            "/api/v1/page?url=",
+            "/api/v1/page",
+            "/api/v1/page?url=..",
+            "/api/v1/page?url=" + enc("http://../"),
+            "/api/v1/inlinks?url=" + enc("http://c.com/\u007f"),
+            "/api/v1/domain/..",
+            "/api/v1/domain/a%2Fb",
+            "/api/v1/domain/%2e%2e%2fetc",
+            "/api/v1/domain/" + "a".repeat(3000),
+            "/api/v1/domain/c.com%00",
+            "/api/v1/domain/c%09com",
+            "/api/v1/domain/c.com:80:90",
+            "/api/v1/top?limit=0",
+            "/api/v1/top?limit=-1",
+            "/api/v1/top?limit=1001",
+            "/api/v1/top?limit=99999999999",
+            "/api/v1/top?limit=abc",
+            "/api/v1/top?after=!!!",
+            "/api/v1/top?after=" + "A".repeat(5000),
+            "/api/v1/top?limit=1&limit=2",
+            "/api/v1/top?after=" + workedQuery.domain("c.com", 1, null).next(),
+            "/api/v1/domain/c.com?after=" + workedQuery.top(1, null).next());
+    for (String path : hostile) {
+      JsonNode e = get(path, 400);
+      assertEquals(400, e.get("status").asInt(), path);
+      assertFalse(e.get("message").asText().isBlank(), path);
+      assertFalse(e.toString().contains("at io.") || e.toString().contains("Exception"), path);
+    }
+    HttpResponse<String> post =
+        HTTP.send(
+            HttpRequest.newBuilder(server.url().resolve("/api/v1/top"))
+                .POST(HttpRequest.BodyPublishers.ofString("x"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertEquals(405, post.statusCode(), post.body());
+    assertEquals("GET", post.headers().firstValue("allow").orElse(""));
+  }
+
+  // ------------------------------------------------------------------ the random web
+
+  @Test
+  void randomWebEqualsReferenceAndQueryLayerAndPagesWithoutGaps() throws Exception {
+    // the reference's answer to "top": every seen URI, most referenced first, ties by key
+    Map<String, UriState> states = new TreeMap<>(random.uriStates());
+    List<String> expectedTop =
+        states.entrySet().stream()
+            .filter(e -> e.getValue().seen())
+            .sorted(
+                Comparator.comparing((Map.Entry<String, UriState> e) -> -e.getValue().urc())
+                    .thenComparing(Map.Entry::getKey))
+            .map(e -> e.getValue().urc() + " " + urlOf(e.getKey()))
+            .toList();
+    switchServed("random");
+    for (int limit : new int[] {1, 7, 25, 1000}) {
+      List<String> walked = walk(after -> get("/api/v1/top?limit=" + limit + after, 200), "uris");
+      assertEquals(expectedTop, walked, "top, limit " + limit);
+      assertEquals(new HashSet<>(walked).size(), walked.size(), "no duplicates");
+    }
+    assertEquals(
+        ranked(JSON.valueToTree(randomQuery.top(25, null).uris())),
+        ranked(get("/api/v1/top?limit=25", 200).get("uris")));
+
+    Map<String, List<String>> byDomain = new TreeMap<>();
+    for (String line : expectedTop) {
+      String key = WebUrl.parse(line.substring(line.indexOf(' ') + 1)).key();
+      byDomain.computeIfAbsent(Domains.ofKey(key), d -> new ArrayList<>()).add(line);
+    }
+    Map<String, Long> counts = random.domainCounts();
+    for (Map.Entry<String, List<String>> d : byDomain.entrySet()) {
+      String path = "/api/v1/domain/" + enc(WebApp.readableDomain(d.getKey()));
+      JsonNode first = get(path + "?limit=3", 200);
+      assertEquals(d.getKey(), first.get("domain").asText(), path);
+      assertEquals((long) counts.get(d.getKey()), first.get("pagecount").asLong(), path);
+      assertEquals(d.getValue(), walk(after -> get(path + "?limit=3" + after, 200), "uris"), path);
+      assertEquals(
+          ranked(JSON.valueToTree(randomQuery.domain(d.getKey(), 3, null).uris())),
+          ranked(first.get("uris")),
+          path);
+    }
+
+    // inlinks and pages of every seen URI with inlinks: count, anchors, no gap
+    Set<String> checked = new TreeSet<>();
+    for (Map.Entry<String, UriState> e : states.entrySet()) {
+      if (!e.getValue().seen()) {
+        continue;
+      }
+      String url = WebUrl.fromKey(e.getKey()).toString();
+      List<String> expected = new ArrayList<>();
+      for (Cell c : random.cells()) {
+        if (c.row().equals(QuerySchema.pageRow(e.getKey()))
+            && c.family().equals(QuerySchema.FAM_INLINKS)) {
+          expected.add(WebUrl.fromKey(c.qualifier()) + " " + c.value());
+        }
+      }
+      String path = "/api/v1/inlinks?url=" + enc(url) + "&limit=2";
+      List<String> walked = walk(after -> get(path + after, 200), "inlinks");
+      assertEquals(expected, walked, url);
+      assertEquals(e.getValue().urc(), walked.size(), url);
+      JsonNode page = get("/api/v1/page?url=" + enc(url), 200);
+      assertEquals(e.getValue().urc(), page.get("incount").asLong(), url);
+      assertEquals(e.getValue().isCrawled(), page.get("crawled").asBoolean(), url);
+      Page cur = random.currentVersions().get(e.getKey());
+      if (e.getValue().isCrawled()) {
+        assertEquals(cur.title(), page.get("cur").get("title").asText(), url);
+        assertEquals(cur.links().size(), page.get("cur").get("outlinks").size(), url);
+      }
+      checked.add(url);
+    }
+    assertEquals(expectedTop.size(), checked.size());
+    switchServed("worked");
+  }
+
+  @Test
+  void servedPointerSwitchIsPickedUpWithoutARestart() throws Exception {
+    assertEquals(workedTable, get("/api/v1/top?limit=1", 200).get("table").asText());
+    switchServed("random");
+    assertEquals(randomTable, get("/api/v1/top?limit=1", 200).get("table").asText());
+    JsonNode h = get("/api/v1/health", 200);
+    assertEquals(randomTable, h.get("served").get("table").asText());
+    switchServed("worked");
+    assertEquals(workedTable, get("/api/v1/top?limit=1", 200).get("table").asText());
+  }
+
+  // ------------------------------------------------------------------ runs, checks, health
+
+  @Test
+  void runsChecksAndHealth() throws Exception {
+    JsonNode runs = get("/api/v1/runs", 200);
+    assertEquals(workedTable, runs.get("served").get("table").asText());
+    List<String> rows = new ArrayList<>();
+    runs.get("runs")
+        .forEach(
+            r ->
+                rows.add(
+                    r.get("id").asText()
+                        + " "
+                        + r.get("status").asText()
+                        + " "
+                        + r.get("snapshot").asLong()
+                        + " "
+                        + r.get("served").asBoolean()
+                        + " "
+                        + r.get("seconds").asDouble()
+                        + " "
+                        + r.get("counters").get("pages")));
+    assertEquals(
+        List.of("random SUCCEEDED 1 false 12.0 4", "worked SUCCEEDED 0 true 12.0 3"), rows);
+
+    JsonNode checks = get("/api/v1/checks", 200).get("checks");
+    assertEquals(1, checks.size());
+    JsonNode c = checks.get(0);
+    assertEquals("CONSISTENT", c.get("verdict").asText());
+    assertEquals(27, c.get("compared").asLong());
+    assertEquals("/checks/report/check.html", c.get("html").asText());
+    HttpResponse<String> html = fetch(c.get("html").asText());
+    assertEquals(200, html.statusCode());
+    assertEquals("<!DOCTYPE html><title>report</title>", html.body());
+    assertEquals(404, fetch("/checks/report/..%2f..%2fetc%2fpasswd").statusCode());
+    assertEquals(404, fetch("/checks/../check.json").statusCode());
+
+    JsonNode h = get("/api/v1/health", 200);
+    assertEquals("ok", h.get("status").asText());
+    assertTrue(h.get("accumulo").get("reachable").asBoolean());
+    assertEquals("webit", h.get("fluoApp").asText());
+  }
+
+  @Test
+  void basicAuthenticationWhenConfigured() throws Exception {
+    WebindexConfig cfg = WebindexConfig.load(dir.resolve("webindex.properties"), Map.of());
+    try (WebServer guarded =
+        WebServer.start(
+            WebOptions.local(0).withAuth(new WebOptions.BasicAuth("web", "pw-for-tests")),
+            connector(),
+            cfg)) {
+      HttpResponse<String> none = fetch(guarded, "/api/v1/top");
+      assertEquals(401, none.statusCode());
+      assertTrue(none.headers().firstValue("www-authenticate").orElse("").startsWith("Basic"));
+      String good =
+          java.util.Base64.getEncoder()
+              .encodeToString("web:pw-for-tests".getBytes(StandardCharsets.UTF_8));
+      String bad =
+          java.util.Base64.getEncoder()
+              .encodeToString("web:wrong".getBytes(StandardCharsets.UTF_8));
+      assertEquals(200, fetchAuth(guarded, "/api/v1/top", "Basic " + good).statusCode());
+      assertEquals(401, fetchAuth(guarded, "/api/v1/top", "Basic " + bad).statusCode());
+    }
+  }
+
+  // ------------------------------------------------------------------ pages
+
+  @Test
+  void pagesShowTheAnswersEscaped() throws Exception {
+    HttpResponse<String> top = fetch("/");
+    assertEquals(200, top.statusCode());
+    assertTrue(top.headers().firstValue("content-type").orElse("").startsWith("text/html"));
+    assertTrue(
+        top.body().contains("<a href=\"/page?url=http%3A%2F%2Fc.com%2F\">http://c.com/</a>"),
+        top.body());
+    HttpResponse<String> domain = fetch("/domain/c.com");
+    assertTrue(domain.body().contains("<span id=\"pagecount\">2</span>"), domain.body());
+    HttpResponse<String> page = fetch("/page?url=" + enc("http://c.com/"));
+    assertTrue(page.body().contains("<span id=\"incount\">3</span>"), page.body());
+    assertTrue(page.body().contains("C from D"), page.body());
+    HttpResponse<String> search = fetch("/search?q=" + enc("www.c.com"));
+    assertEquals(303, search.statusCode());
+    assertEquals("/domain/c.com", search.headers().firstValue("location").orElse(""));
+    HttpResponse<String> searchUrl = fetch("/search?q=" + enc("c.com/page1"));
+    assertEquals(
+        "/page?url=http%3A%2F%2Fc.com%2Fpage1",
+        searchUrl.headers().firstValue("location").orElse(""));
+    HttpResponse<String> bad = fetch("/page?url=" + enc("<script>alert(1)</script>"));
+    assertEquals(400, bad.statusCode());
+    assertFalse(bad.body().contains("<script>alert"), bad.body());
+    assertTrue(bad.body().contains("&lt;script&gt;"), bad.body());
+    assertEquals(200, fetch("/runs").statusCode());
+    try (WebServer fixed =
+        WebServer.start(
+            WebOptions.local(0).withTable(hostileTable),
+            connector(),
+            WebindexConfig.load(dir.resolve("webindex.properties"), Map.of()))) {
+      String x = fetch(fixed, "/page?url=" + enc("x.com")).body();
+      assertTrue(x.contains("<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>"), x);
+      String y = fetch(fixed, "/page?url=" + enc("y.com")).body();
+      assertTrue(y.contains("&lt;img src=x onerror=alert(2)&gt;"), y);
+      assertTrue(y.contains("<td>&lt;b&gt;x&lt;/b&gt;</td>"), y);
+      assertFalse(x.contains("<script>") || y.contains("<img src=x") || y.contains("<b>x"), y);
+    }
+    assertTrue(fetch("/checks").body().contains("CONSISTENT"));
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private static String urlOf(String key) {
+    try {
+      return WebUrl.fromKey(key).toString();
+    } catch (InvalidUrlException e) {
+      throw new AssertionError("the reference holds a key that is not one: " + key, e);
+    }
+  }
+
+  private static void switchServed(String run) {
+    registry.serve(registry.get(run).orElseThrow());
+  }
+
+  private interface PageFetch {
+    JsonNode get(String afterParam) throws Exception;
+  }
+
+  /**
+   * Follows the cursors from the first page to the last; the items as "count url" / "url anchor".
+   */
+  private static List<String> walk(PageFetch page, String field) throws Exception {
+    List<String> all = new ArrayList<>();
+    String after = "";
+    for (int i = 0; i < 100_000; i++) {
+      JsonNode p = page.get(after);
+      all.addAll(field.equals("inlinks") ? anchored(p.get(field)) : ranked(p.get(field)));
+      if (p.get("next").isNull()) {
+        return all;
+      }
+      after = "&after=" + p.get("next").asText();
+    }
+    throw new AssertionError("paging does not end");
+  }
+
+  private static List<String> ranked(JsonNode uris) {
+    List<String> out = new ArrayList<>();
+    uris.forEach(u -> out.add(u.get("urc").asLong() + " " + u.get("url").asText()));
+    return out;
+  }
+
+  private static List<String> anchored(JsonNode links) {
+    List<String> out = new ArrayList<>();
+    links.forEach(u -> out.add(u.get("url").asText() + " " + u.get("anchor").asText()));
+    return out;
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  private static HttpResponse<String> fetch(String path) throws Exception {
+    return fetch(server, path);
+  }
+
+  private static HttpResponse<String> fetch(WebServer s, String path) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpResponse<String> fetchAuth(WebServer s, String path, String authorization)
+      throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + path))
+            .header("Authorization", authorization)
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static int status(String path) throws Exception {
+    return fetch(path).statusCode();
+  }
+
+  private static JsonNode get(String path, int expectedStatus) throws Exception {
+    HttpResponse<String> r = fetch(path);
+    assertEquals(expectedStatus, r.statusCode(), path + ": " + r.body());
+    assertTrue(
+        r.headers().firstValue("content-type").orElse("").startsWith("application/json"), path);
+    return JSON.readTree(r.body());
+  }
+
+  private static List<Page> readJsonLines(String resource) {
+    List<Page> pages = new ArrayList<>();
+    List<Reject> rejects = new ArrayList<>();
+    try (InputStream in = WebApiIT.class.getResourceAsStream(resource)) {
+      PageReaders.read(
+          in,
+          "part-0.jsonl",
+          0,
+          ReadLimits.DEFAULT,
+          new ReadStats(),
+          new PageSink() {
+            @Override
+            public void page(Page page) {
+              pages.add(page);
+            }
+
+            @Override
+            public void reject(Reject reject) {
+              rejects.add(reject);
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertTrue(rejects.isEmpty(), rejects.toString());
+    return pages;
+  }
+}
