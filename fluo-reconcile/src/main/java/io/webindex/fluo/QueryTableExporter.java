@@ -1,18 +1,15 @@
 package io.webindex.fluo;
 
 import io.webindex.core.schema.CellChange;
+import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
 import io.webindex.store.StoreException;
 import java.util.Iterator;
-import org.apache.accumulo.core.client.AccumuloException;
-import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.BatchWriter;
 import org.apache.accumulo.core.client.BatchWriterConfig;
-import org.apache.accumulo.core.client.ClientConfiguration;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.MutationsRejectedException;
 import org.apache.accumulo.core.client.TableNotFoundException;
-import org.apache.accumulo.core.client.ZooKeeperInstance;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.config.SimpleConfiguration;
@@ -95,12 +92,12 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
       String user = app.getString(USER);
       try {
         conn =
-            new ZooKeeperInstance(
-                    ClientConfiguration.create()
-                        .withInstance(instance)
-                        .withZkHosts(app.getString(ZOOKEEPERS)))
-                .getConnector(user, new PasswordToken(ExportCredentials.password(instance, user)));
-      } catch (AccumuloException | AccumuloSecurityException e) {
+            AccumuloConnections.connect(
+                instance,
+                app.getString(ZOOKEEPERS),
+                user,
+                new PasswordToken(ExportCredentials.password(instance, user)));
+      } catch (StoreException e) {
         throw new StoreException(
             "cannot connect to write the query table " + table(app) + ": " + e.getMessage(), e);
       }

@@ -1,6 +1,7 @@
 package io.webindex.fluo;
 
 import io.webindex.core.check.CheckReport;
+import io.webindex.core.schema.FluoSchema;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,10 +65,7 @@ public final class SeedCheck {
   }
 
   static boolean isState(String row) {
-    return row.startsWith("p:")
-        || row.startsWith("um:")
-        || row.startsWith("dm:")
-        || row.startsWith("meta:");
+    return FluoSchema.isStateRow(row);
   }
 
   /**

@@ -39,21 +39,34 @@ public final class AccumuloConnections {
               + " or the environment variable "
               + WebindexConfig.PASSWORD_ENV);
     }
+    return connect(
+        cfg.accumuloInstance(),
+        cfg.zookeepers(),
+        cfg.accumuloUser(),
+        new PasswordToken(cfg.accumuloPassword().value()));
+  }
+
+  /**
+   * Connects to an instance as a user with a password that came from elsewhere than the
+   * configuration (a job's credentials, the exporter's process): the one place that opens an
+   * Accumulo connection.
+   *
+   * @throws StoreException with a message fit for an operator when Accumulo refuses
+   */
+  public static Connector connect(
+      String instance, String zookeepers, String user, PasswordToken password) {
     ClientConfiguration cc =
-        ClientConfiguration.create()
-            .withInstance(cfg.accumuloInstance())
-            .withZkHosts(cfg.zookeepers());
+        ClientConfiguration.create().withInstance(instance).withZkHosts(zookeepers);
     try {
-      return new ZooKeeperInstance(cc)
-          .getConnector(cfg.accumuloUser(), new PasswordToken(cfg.accumuloPassword().value()));
+      return new ZooKeeperInstance(cc).getConnector(user, password);
     } catch (AccumuloException | AccumuloSecurityException | RuntimeException e) {
       throw new StoreException(
           "cannot connect to Accumulo instance '"
-              + cfg.accumuloInstance()
+              + instance
               + "' at "
-              + cfg.zookeepers()
+              + zookeepers
               + " as "
-              + cfg.accumuloUser()
+              + user
               + ": "
               + e.getMessage(),
           e);

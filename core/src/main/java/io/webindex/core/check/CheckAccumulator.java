@@ -1,6 +1,7 @@
 package io.webindex.core.check;
 
 import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.QuerySchema;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -26,7 +27,7 @@ public final class CheckAccumulator implements CheckListener {
 
   public CheckAccumulator(int samplesPerKind) {
     this.samplesPerKind = samplesPerKind;
-    for (String r : List.of("d:", "p:", "t:")) {
+    for (String r : QuerySchema.ROW_RANGES) {
       ranges.put(r, new long[5]);
     }
   }

@@ -1,6 +1,7 @@
 package io.webindex.core.check;
 
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.QuerySchema;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -543,8 +544,10 @@ public final class CheckReportHtml {
           "A cell of the expected table (the batch run) is not in the actual one (Fluo).";
       case EXTRA -> "A cell of the actual table (Fluo) is not in the expected one (the batch run).";
       case DIFFERENT -> "A cell is in both tables with different values.";
-      case PAGECOUNT_MISMATCH -> "domain:pagecount is not the number of rank columns of its row.";
-      case INCOUNT_MISMATCH -> "page:incount is not the number of inlinks columns of its row.";
+      case PAGECOUNT_MISMATCH ->
+          QuerySchema.PAGECOUNT_COLUMN + " is not the number of rank columns of its row.";
+      case INCOUNT_MISMATCH ->
+          QuerySchema.INCOUNT_COLUMN + " is not the number of inlinks columns of its row.";
       case INCOUNT_MISSING -> "A row with inlinks or page:cur but without page:incount.";
       case TOTAL_MISSING -> "A seen URI (it has page:incount) without its t: row.";
       case TOTAL_MISMATCH -> "A t: row whose count is not the URI's incount, or a URI with two.";

@@ -68,7 +68,12 @@ public final class RowInvariants {
             && c.qualifier().equals(QuerySchema.QUAL_CUR)) {
           cur = true;
         } else {
-          violation(Kind.MALFORMED, c, "", c.value(), "unknown column in a p: row");
+          violation(
+              Kind.MALFORMED,
+              c,
+              "",
+              c.value(),
+              "unknown column in a " + QuerySchema.PAGE_PREFIX + " row");
         }
       } else if (parsed instanceof QuerySchema.Row.Total t) {
         if (QuerySchema.parseCountValue(c.value()) != t.urc()) {
@@ -77,7 +82,7 @@ public final class RowInvariants {
               c,
               Long.toString(t.urc()),
               c.value(),
-              "t: value is not its encoded count");
+              QuerySchema.TOTAL_PREFIX + " value is not its encoded count");
         }
         facts.accept(new UriFact(t.uri(), UriFact.Type.TOTAL, t.urc(), ""));
       }
@@ -127,9 +132,9 @@ public final class RowInvariants {
             new Finding(
                 Kind.PAGECOUNT_MISMATCH,
                 table,
-                "d:",
+                QuerySchema.DOMAIN_PREFIX,
                 row,
-                "domain:pagecount",
+                QuerySchema.PAGECOUNT_COLUMN,
                 Long.toString(ranks),
                 pagecount == null ? "" : Long.toString(pagecount),
                 "pagecount is not the number of rank columns"));
@@ -142,12 +147,12 @@ public final class RowInvariants {
               new Finding(
                   Kind.INCOUNT_MISSING,
                   table,
-                  "p:",
+                  QuerySchema.PAGE_PREFIX,
                   row,
-                  "page:incount",
+                  QuerySchema.INCOUNT_COLUMN,
                   Long.toString(inlinks),
                   "",
-                  "row without page:incount"));
+                  "row without " + QuerySchema.INCOUNT_COLUMN));
         }
       } else {
         if (incount != inlinks) {
@@ -156,9 +161,9 @@ public final class RowInvariants {
               new Finding(
                   Kind.INCOUNT_MISMATCH,
                   table,
-                  "p:",
+                  QuerySchema.PAGE_PREFIX,
                   row,
-                  "page:incount",
+                  QuerySchema.INCOUNT_COLUMN,
                   Long.toString(inlinks),
                   Long.toString(incount),
                   "incount is not the number of inlinks columns"));

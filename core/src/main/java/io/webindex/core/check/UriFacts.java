@@ -1,5 +1,6 @@
 package io.webindex.core.check;
 
+import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.Domains;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,21 +31,21 @@ public final class UriFacts {
             finding(
                 Kind.ORPHAN,
                 table,
-                "t:",
+                QuerySchema.TOTAL_PREFIX,
                 uri,
                 "",
                 "",
                 Long.toString(f.urc()),
-                "t: row of a URI without page:incount"));
+                QuerySchema.TOTAL_PREFIX + " row of a URI without " + QuerySchema.INCOUNT_COLUMN));
       }
       for (UriFact f : ranks) {
         out.add(
             finding(
                 Kind.ORPHAN,
                 table,
-                "d:",
-                "d:" + f.domain(),
-                "rank",
+                QuerySchema.DOMAIN_PREFIX,
+                QuerySchema.DOMAIN_PREFIX + f.domain(),
+                QuerySchema.FAM_RANK,
                 "",
                 Long.toString(f.urc()),
                 "rank of a URI without page:incount"));
@@ -55,13 +56,20 @@ public final class UriFacts {
     if (totals.isEmpty()) {
       out.add(
           finding(
-              Kind.TOTAL_MISSING, table, "t:", uri, "", want, "", "seen URI without its t: row"));
+              Kind.TOTAL_MISSING,
+              table,
+              QuerySchema.TOTAL_PREFIX,
+              uri,
+              "",
+              want,
+              "",
+              "seen URI without its " + QuerySchema.TOTAL_PREFIX + " row"));
     } else if (totals.size() > 1) {
       out.add(
           finding(
               Kind.TOTAL_MISMATCH,
               table,
-              "t:",
+              QuerySchema.TOTAL_PREFIX,
               uri,
               "",
               want,
@@ -72,18 +80,27 @@ public final class UriFacts {
           finding(
               Kind.TOTAL_MISMATCH,
               table,
-              "t:",
+              QuerySchema.TOTAL_PREFIX,
               uri,
               "",
               want,
               Long.toString(totals.get(0).urc()),
-              "t: count is not incount"));
+              QuerySchema.TOTAL_PREFIX + " count is not incount"));
     }
     String domain;
     try {
       domain = Domains.ofKey(uri);
     } catch (IllegalArgumentException e) {
-      out.add(finding(Kind.MALFORMED, table, "p:", "p:" + uri, "", "", "", "not a URI key"));
+      out.add(
+          finding(
+              Kind.MALFORMED,
+              table,
+              QuerySchema.PAGE_PREFIX,
+              QuerySchema.PAGE_PREFIX + uri,
+              "",
+              "",
+              "",
+              "not a URI key"));
       return out;
     }
     if (ranks.isEmpty()) {
@@ -91,9 +108,9 @@ public final class UriFacts {
           finding(
               Kind.RANK_MISSING,
               table,
-              "d:",
-              "d:" + domain,
-              "rank",
+              QuerySchema.DOMAIN_PREFIX,
+              QuerySchema.DOMAIN_PREFIX + domain,
+              QuerySchema.FAM_RANK,
               want,
               "",
               "seen URI " + uri + " without its rank"));
@@ -102,9 +119,9 @@ public final class UriFacts {
           finding(
               Kind.RANK_MISMATCH,
               table,
-              "d:",
-              "d:" + domain,
-              "rank",
+              QuerySchema.DOMAIN_PREFIX,
+              QuerySchema.DOMAIN_PREFIX + domain,
+              QuerySchema.FAM_RANK,
               want,
               ranks.size() + " columns",
               "more than one rank of " + uri));
@@ -115,20 +132,20 @@ public final class UriFacts {
             finding(
                 Kind.RANK_MISMATCH,
                 table,
-                "d:",
-                "d:" + r.domain(),
-                "rank",
-                "d:" + domain,
-                "d:" + r.domain(),
+                QuerySchema.DOMAIN_PREFIX,
+                QuerySchema.DOMAIN_PREFIX + r.domain(),
+                QuerySchema.FAM_RANK,
+                QuerySchema.DOMAIN_PREFIX + domain,
+                QuerySchema.DOMAIN_PREFIX + r.domain(),
                 "rank of " + uri + " in another domain's row"));
       } else if (r.urc() != incount) {
         out.add(
             finding(
                 Kind.RANK_MISMATCH,
                 table,
-                "d:",
-                "d:" + domain,
-                "rank",
+                QuerySchema.DOMAIN_PREFIX,
+                QuerySchema.DOMAIN_PREFIX + domain,
+                QuerySchema.FAM_RANK,
                 want,
                 Long.toString(r.urc()),
                 "rank count of " + uri + " is not incount"));

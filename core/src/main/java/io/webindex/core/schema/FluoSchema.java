@@ -25,13 +25,27 @@ public final class FluoSchema {
   public static final String DOMAIN_MAP_ID = "dm";
   public static final String EXPORT_QUEUE_ID = "eq";
 
+  /** The prefix of the application's own bookkeeping rows. */
+  public static final String META_PREFIX = "meta:";
+
   /** Row and column of the loader's resume point: the highest batch fully applied. */
-  public static final String META_LOADER_ROW = "meta:loader";
+  public static final String META_LOADER_ROW = META_PREFIX + "loader";
 
   public static final String FAM_LOADER = "loader";
   public static final String QUAL_APPLIED = "applied";
 
   private FluoSchema() {}
+
+  /**
+   * Whether a row of the Fluo table holds the application's state (pages, the two combine queues'
+   * data, bookkeeping), as a batch run's seed writes it; other rows are queue traffic.
+   */
+  public static boolean isStateRow(String row) {
+    return row.startsWith(PAGE_PREFIX)
+        || row.startsWith(URI_MAP_ID + ":")
+        || row.startsWith(DOMAIN_MAP_ID + ":")
+        || row.startsWith(META_PREFIX);
+  }
 
   public static String pageRow(String uriKey) {
     return PAGE_PREFIX + uriKey;

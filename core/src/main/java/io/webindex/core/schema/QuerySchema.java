@@ -1,5 +1,7 @@
 package io.webindex.core.schema;
 
+import java.util.List;
+
 /**
  * The one codec for the query table (SPEC §4): every row, family and qualifier is built and parsed
  * here and nowhere else.
@@ -30,6 +32,15 @@ public final class QuerySchema {
   public static final String QUAL_INCOUNT = "incount";
   public static final String FAM_INLINKS = "inlinks";
   public static final String EMPTY = "";
+
+  /** The row ranges of the query table, in table order. */
+  public static final List<String> ROW_RANGES = List.of(DOMAIN_PREFIX, PAGE_PREFIX, TOTAL_PREFIX);
+
+  /** {@code domain:pagecount}, as a {@code family:qualifier} column. */
+  public static final String PAGECOUNT_COLUMN = FAM_DOMAIN + ":" + QUAL_PAGECOUNT;
+
+  /** {@code page:incount}, as a {@code family:qualifier} column. */
+  public static final String INCOUNT_COLUMN = FAM_PAGE + ":" + QUAL_INCOUNT;
 
   private static final int ENCODED_PREFIX = CountCodec.WIDTH + 1; // "<enc>:"
 

@@ -14,7 +14,9 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.Cell;
 import io.webindex.mr.Jobs;
 import io.webindex.mr.TaskGuard;
+import io.webindex.store.AccumuloConnections;
 import io.webindex.store.ScannerCheck;
+import io.webindex.store.StoreException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -27,11 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.accumulo.core.client.AccumuloException;
-import org.apache.accumulo.core.client.AccumuloSecurityException;
-import org.apache.accumulo.core.client.ClientConfiguration;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.accumulo.core.client.ZooKeeperInstance;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.data.Range;
 import org.apache.hadoop.conf.Configuration;
@@ -127,13 +125,10 @@ public final class CheckJob {
           "the job's credentials hold no Accumulo password (secret key " + PASSWORD_SECRET + ")");
     }
     try {
-      return new ZooKeeperInstance(
-              ClientConfiguration.create()
-                  .withInstance(c.get(INSTANCE))
-                  .withZkHosts(c.get(ZOOKEEPERS)))
-          .getConnector(c.get(USER), new PasswordToken(password));
-    } catch (AccumuloException | AccumuloSecurityException e) {
-      throw new IOException("cannot connect to Accumulo: " + e.getMessage(), e);
+      return AccumuloConnections.connect(
+          c.get(INSTANCE), c.get(ZOOKEEPERS), c.get(USER), new PasswordToken(password));
+    } catch (StoreException e) {
+      throw new IOException(e.getMessage(), e);
     }
   }
 

@@ -5,6 +5,7 @@ import io.webindex.core.check.CheckReport;
 import io.webindex.core.check.Exclusions;
 import io.webindex.core.check.FindingLines;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.QuerySchema;
 import io.webindex.mr.Jobs;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
@@ -218,7 +219,7 @@ public final class CheckRunner {
   /** Row ranges: the tables' own split points and the row-range prefixes. */
   List<String> boundaries(String... tables)
       throws AccumuloException, AccumuloSecurityException, TableNotFoundException {
-    TreeSet<String> rows = new TreeSet<>(List.of("d:", "p:", "t:"));
+    TreeSet<String> rows = new TreeSet<>(QuerySchema.ROW_RANGES);
     for (String t : tables) {
       for (Text split : conn.tableOperations().listSplits(t)) {
         rows.add(split.toString());
