@@ -146,9 +146,30 @@ class RecomputeIT extends AccumuloITBase {
     assertTrue(expected.size() > 1000, "a web worth comparing: " + expected.size());
     assertEquals(expected, dump(prefix + "_full"));
     Path rejects = Path.of(URI.create(rec("full").workDir())).resolve("latest/rejects");
-    assertTrue(
-        Files.walk(rejects).anyMatch(f -> f.getFileName().toString().startsWith("part")),
-        "rejects sampled");
+    // every rejected line of bad.jsonl, by its byte offset, with the reason a reader must give it
+    // (fields: file, offset, reason, detail, excerpt): line 1 is not JSON; line 2 (at byte 10,
+    // after "{not json\n") has an ftp URL, checked before its missing crawl time; line 3 (at byte
+    // 10 + 23) does not start an object, its two control characters shown as '?'
+    List<String> sampled = new ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.walk(rejects)) {
+      for (Path f : files.filter(f -> f.getFileName().toString().startsWith("part")).toList()) {
+        sampled.addAll(Files.readAllLines(f));
+      }
+    }
+    List<String> reasons = new ArrayList<>();
+    for (String line : sampled) {
+      String[] field = line.split("\t", -1);
+      assertEquals(5, field.length, line);
+      assertTrue(field[0].endsWith("/00002/bad.jsonl"), line);
+      reasons.add(field[1] + " " + field[2] + " " + field[4]);
+    }
+    reasons.sort(java.util.Comparator.comparingLong(r -> Long.parseLong(r.split(" ")[0])));
+    assertEquals(
+        List.of(
+            "0 MALFORMED_JSON {not json",
+            "10 INVALID_URL {\"url\":\"ftp://x.com/\"}",
+            "33 MALFORMED_JSON ??garbage"),
+        reasons);
     RunRecord rec = rec("full");
     assertEquals(3L, rec.counters().get("read.REJECTED"));
     assertTrue(rec.counters().get("latest.SUPERSEDED_VERSIONS") > 0);
