@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.check.CheckReport;
 import io.webindex.core.check.CheckReportJson;
 import io.webindex.core.check.Finding;
@@ -26,14 +28,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.BatchWriter;
@@ -125,11 +125,10 @@ class CheckIT extends AccumuloITBase {
     String path = slash < 0 || rest.substring(slash).equals("/") ? "" : rest.substring(slash);
     String host = hostPort.contains(":") ? hostPort.substring(0, hostPort.indexOf(':')) : hostPort;
     String port = hostPort.contains(":") ? hostPort.substring(hostPort.indexOf(':') + 1) : "";
-    String marker = (port.isEmpty() ? "" : ":" + port) + (https ? (port.isEmpty() ? ":s" : "s") : "");
+    String marker =
+        (port.isEmpty() ? "" : ":" + port) + (https ? (port.isEmpty() ? ":s" : "s") : "");
     String reversed =
-        host.matches("[0-9.]+")
-            ? host
-            : String.join(".", reverse(List.of(host.split("\\."))));
+        host.matches("[0-9.]+") ? host : String.join(".", reverse(List.of(host.split("\\."))));
     return reversed + marker + path;
   }
 
@@ -161,7 +160,8 @@ class CheckIT extends AccumuloITBase {
     Map<String, Set<String>> targetsByPage = new HashMap<>();
     Set<String> pagesOfBatch = new TreeSet<>();
     for (long b = 0; b <= batch; b++) {
-      try (Stream<Path> files = Files.list(store.resolve("batches").resolve(String.format("%05d", b)))) {
+      try (Stream<Path> files =
+          Files.list(store.resolve("batches").resolve(String.format("%05d", b)))) {
         for (Path f : files.toList()) {
           for (String line : Files.readAllLines(f)) {
             JsonNode page = JSON.readTree(line);
@@ -184,7 +184,9 @@ class CheckIT extends AccumuloITBase {
     return touched;
   }
 
-  /** Whether a difference concerns one of the given URIs (its p: row, t: row or rank, or domain). */
+  /**
+   * Whether a difference concerns one of the given URIs (its p: row, t: row or rank, or domain).
+   */
   static boolean concerns(Finding f, Set<String> uris) {
     String row = f.row();
     if (row.startsWith("p:")) {
@@ -195,7 +197,8 @@ class CheckIT extends AccumuloITBase {
     }
     String family = f.column().substring(0, f.column().indexOf(':'));
     if (family.equals("rank")) {
-      return uris.contains(f.column().substring(f.column().indexOf(':') + 1 + CountCodec.WIDTH + 1));
+      return uris.contains(
+          f.column().substring(f.column().indexOf(':') + 1 + CountCodec.WIDTH + 1));
     }
     String domain = row.substring(2);
     return uris.stream().anyMatch(u -> domainOfKey(u).equals(domain));
@@ -305,11 +308,12 @@ class CheckIT extends AccumuloITBase {
             .sorted()
             .toList());
     assertEquals(
-        Map.of(Kind.INCOUNT_MISMATCH, 1L, Kind.TOTAL_MISMATCH, 1L),
-        r.invariants().get("actual"));
+        Map.of(Kind.INCOUNT_MISMATCH, 1L, Kind.TOTAL_MISMATCH, 1L), r.invariants().get("actual"));
     assertEquals(inlinkRow, sample(r, Kind.INCOUNT_MISMATCH).row());
     Finding total = sample(r, Kind.TOTAL_MISMATCH);
-    assertEquals(List.of(Long.toString(urc), Long.toString(urc + 7)), List.of(total.expected(), total.actual()));
+    assertEquals(
+        List.of(Long.toString(urc), Long.toString(urc + 7)),
+        List.of(total.expected(), total.actual()));
     assertEquals(
         Map.of(), r.invariants().getOrDefault("expected", Map.of()), "the batch table is sound");
     assertEquals(r, CheckReportJson.fromJson(CheckReportJson.toJson(r)));
