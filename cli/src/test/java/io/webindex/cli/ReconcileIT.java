@@ -172,32 +172,35 @@ class ReconcileIT extends AccumuloITBase {
             "--out",
             tmp.resolve("faults").toString());
     assertEquals(1, faults.status(), faults.toString());
-    JsonNode f = JSON.readTree(tmp.resolve("faults/check.json").toFile());
+    JsonNode fr = JSON.readTree(tmp.resolve("faults/check.json").toFile());
     String curRow = cur.getRow().toString();
     String inlinkRow = inlink.getRow().toString();
     String wrongTopRow = "t:" + CountCodec.encode(999) + topRow.substring(2 + CountCodec.WIDTH);
     long topUrc = CountCodec.decode(topRow, 2);
     assertEquals(
         Map.of("p:", List.of(1L, 0L, 1L), "t:", List.of(1L, 1L, 0L)),
-        nonZeroRanges(f),
-        "missing, extra, different per range: " + f);
-    assertEquals(4, f.path("totals").path("differences").asLong());
+        nonZeroRanges(fr),
+        "missing, extra, different per range: " + fr);
+    assertEquals(4, fr.path("totals").path("differences").asLong());
     assertEquals(
         List.of(
             "DIFFERENT p: " + curRow + " page:cur -> {corrupted",
             "EXTRA t: " + wrongTopRow + " : -> 999",
             "MISSING p: " + inlinkRow + " inlinks:" + inlink.getColumnQualifier() + " -> ",
             "MISSING t: " + topRow + " : -> "),
-        differenceSamples(f));
+        differenceSamples(fr));
     assertEquals(
-        Map.of("INCOUNT_MISMATCH", 1L, "TOTAL_MISMATCH", 1L), counts(f.path("invariants").path("actual")));
-    assertEquals(Map.of(), counts(f.path("invariants").path("expected")));
-    JsonNode total = sampleOf(f, "TOTAL_MISMATCH");
+        Map.of("INCOUNT_MISMATCH", 1L, "TOTAL_MISMATCH", 1L),
+        counts(fr.path("invariants").path("actual")));
+    assertEquals(Map.of(), counts(fr.path("invariants").path("expected")));
+    JsonNode total = sampleOf(fr, "TOTAL_MISMATCH");
     assertEquals(
         List.of(topRow.substring(2 + CountCodec.WIDTH + 1), Long.toString(topUrc), "999"),
         List.of(
-            total.path("row").asText(), total.path("expected").asText(), total.path("actual").asText()));
-    assertEquals(inlinkRow, sampleOf(f, "INCOUNT_MISMATCH").path("row").asText());
+            total.path("row").asText(),
+            total.path("expected").asText(),
+            total.path("actual").asText()));
+    assertEquals(inlinkRow, sampleOf(fr, "INCOUNT_MISMATCH").path("row").asText());
 
     assertEquals(
         0, Run.of(tmp, "recompute", "--conf", c, "--run", "r1", "--snapshot", "1").status());
@@ -386,8 +389,7 @@ class ReconcileIT extends AccumuloITBase {
             "--embedded",
             "--out",
             tmp.resolve("seed-faults").toString());
-    JsonNode sf =
-        JSON.readTree(tmp.resolve("seed-faults/check.json").toFile()).path("fluoSeed");
+    JsonNode sf = JSON.readTree(tmp.resolve("seed-faults/check.json").toFile()).path("fluoSeed");
     assertEquals(
         List.of(seed.compared() + 1, 1L, 1L, 1L, 3L),
         List.of(
