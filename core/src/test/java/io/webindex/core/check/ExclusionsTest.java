@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which cells a check skips for batches newer than the snapshot (docs/check.md): every cell of a
- * touched URI and the page count of a touched domain, nothing else. The rows are written by hand
- * in the query table's layout (counts as 16 hex digits of {@code Long.MAX_VALUE - n}).
+ * touched URI and the page count of a touched domain, nothing else. The rows are written by hand in
+ * the query table's layout (counts as 16 hex digits of {@code Long.MAX_VALUE - n}).
  */
 class ExclusionsTest {
   static final String ENC_3 = "7ffffffffffffffc";
