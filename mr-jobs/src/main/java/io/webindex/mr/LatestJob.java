@@ -200,23 +200,26 @@ public final class LatestJob {
     }
   }
 
-  static Page latest(Iterable<PageWritable> versions) {
-    Page best = null;
-    for (PageWritable w : versions) {
-      Page p = w.get();
-      if (best == null || p.version().supersedes(best.version())) {
-        best = p;
-      }
-    }
-    return best;
-  }
-
-  /** Drops superseded versions map-side. */
+  /**
+   * Drops superseded versions map-side, and counts what it drops: a version dropped here never
+   * reaches the reducer, so {@code SUPERSEDED_VERSIONS} is the sum of the drops of every combiner
+   * run and of the reducer, each superseded version counted once wherever it lost.
+   */
   public static final class LatestCombiner extends Reducer<Text, PageWritable, Text, PageWritable> {
     @Override
     protected void reduce(Text key, Iterable<PageWritable> values, Context context)
         throws IOException, InterruptedException {
-      context.write(key, new PageWritable(latest(values)));
+      long versions = 0;
+      Page best = null;
+      for (PageWritable w : values) {
+        versions++;
+        Page p = w.get();
+        if (best == null || p.version().supersedes(best.version())) {
+          best = p;
+        }
+      }
+      context.getCounter(Counters.Latest.SUPERSEDED_VERSIONS).increment(versions - 1);
+      context.write(key, new PageWritable(best));
     }
   }
 

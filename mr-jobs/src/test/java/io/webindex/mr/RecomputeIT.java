@@ -97,6 +97,48 @@ class RecomputeIT extends AccumuloITBase {
     return References.of(store.toUri().toString(), snapshot);
   }
 
+  /**
+   * {@code [urls, superseded versions, current deletions]} of the JSON-lines pages in batches up to
+   * {@code snapshot}, with latest-wins written here: the later {@code crawled}, then the later
+   * batch, the later file name, the later line. Only RandomWeb's files ({@code part-*}) are read.
+   */
+  long[] latestCounts(long snapshot) throws IOException {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    Map<String, long[]> best = new java.util.HashMap<>(); // url -> [time, batch, file, line, del]
+    long versions = 0;
+    for (long b = 0; b <= snapshot; b++) {
+      List<Path> files;
+      try (java.util.stream.Stream<Path> list = Files.list(batchDir(b))) {
+        files = list.filter(f -> f.getFileName().toString().startsWith("part-")).sorted().toList();
+      }
+      for (int fi = 0; fi < files.size(); fi++) {
+        byte[] bytes = Files.readAllBytes(files.get(fi));
+        if (files.get(fi).toString().endsWith(".gz")) {
+          bytes =
+              new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(bytes))
+                  .readAllBytes();
+        }
+        List<String> lines = new String(bytes, StandardCharsets.UTF_8).lines().toList();
+        for (int li = 0; li < lines.size(); li++) {
+          com.fasterxml.jackson.databind.JsonNode page = json.readTree(lines.get(li));
+          versions++;
+          long[] v = {
+            java.time.Instant.parse(page.get("crawled").asText()).toEpochMilli(),
+            b,
+            fi,
+            li,
+            page.path("deleted").asBoolean() ? 1 : 0
+          };
+          best.merge(
+              page.get("url").asText(), v, (x, y) -> java.util.Arrays.compare(x, y) >= 0 ? x : y);
+        }
+      }
+    }
+    long deletions = best.values().stream().filter(v -> v[4] == 1).count();
+    return new long[] {best.size(), versions - best.size(), deletions};
+  }
+
   @Test
   void workedExampleEqualsGoldenDump() throws Exception {
     Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
@@ -146,13 +188,39 @@ class RecomputeIT extends AccumuloITBase {
     assertTrue(expected.size() > 1000, "a web worth comparing: " + expected.size());
     assertEquals(expected, dump(prefix + "_full"));
     Path rejects = Path.of(URI.create(rec("full").workDir())).resolve("latest/rejects");
-    assertTrue(
-        Files.walk(rejects).anyMatch(f -> f.getFileName().toString().startsWith("part")),
-        "rejects sampled");
+    // every rejected line of bad.jsonl, by its byte offset, with the reason a reader must give it
+    // (fields: file, offset, reason, detail, excerpt): line 1 is not JSON; line 2 (at byte 10,
+    // after "{not json\n") has an ftp URL, checked before its missing crawl time; line 3 (at byte
+    // 10 + 23) does not start an object, its two control characters shown as '?'
+    List<String> sampled = new ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.walk(rejects)) {
+      for (Path f : files.filter(f -> f.getFileName().toString().startsWith("part")).toList()) {
+        sampled.addAll(Files.readAllLines(f));
+      }
+    }
+    List<String> reasons = new ArrayList<>();
+    for (String line : sampled) {
+      String[] field = line.split("\t", -1);
+      assertEquals(5, field.length, line);
+      assertEquals("bad.jsonl", field[0], line);
+      reasons.add(field[1] + " " + field[2] + " " + field[4]);
+    }
+    reasons.sort(java.util.Comparator.comparingLong(r -> Long.parseLong(r.split(" ")[0])));
+    assertEquals(
+        List.of(
+            "0 MALFORMED_JSON {not json",
+            "10 INVALID_URL {\"url\":\"ftp://x.com/\"}",
+            "33 MALFORMED_JSON ??garbage"),
+        reasons);
     RunRecord rec = rec("full");
     assertEquals(3L, rec.counters().get("read.REJECTED"));
-    assertTrue(rec.counters().get("latest.SUPERSEDED_VERSIONS") > 0);
-    assertTrue(rec.counters().get("latest.CURRENT_DELETIONS") > 0);
+    // the latest-version counters, from the written input by this test's own latest-wins: the
+    // 1000 JSON versions (the good ones) and the WAT file's 4 pages (each URL once)
+    long[] latest = latestCounts(3);
+    assertEquals(latest[0] + 4, rec.counters().get("latest.URLS"));
+    assertEquals(latest[1], rec.counters().get("latest.SUPERSEDED_VERSIONS"));
+    assertEquals(latest[2], rec.counters().get("latest.CURRENT_DELETIONS"));
+    assertTrue(latest[1] > 0 && latest[2] > 0, "stale versions and deletions exercised");
 
     Result older = recompute("--run", "snap1", "--snapshot", "1");
     assertEquals(0, older.exit(), older.stdout());

@@ -43,6 +43,10 @@ class CountCodecTest {
 
   @Test
   void rejectsBadInput() {
+    // decoding inside a row: the 16 digits after "t:" must all be there
+    assertEquals(5L, CountCodec.decode("t:" + CountCodec.encode(5) + ":com.a", 2));
+    assertThrows(IllegalArgumentException.class, () -> CountCodec.decode("t:7fff", 2));
+    assertThrows(IllegalArgumentException.class, () -> CountCodec.decode("t:7ffffffffffffffe", 3));
     assertThrows(IllegalArgumentException.class, () -> CountCodec.encode(-1));
     assertThrows(IllegalArgumentException.class, () -> CountCodec.decode("7fff"));
     assertThrows(IllegalArgumentException.class, () -> CountCodec.decode("7ffffffffffffffG"));

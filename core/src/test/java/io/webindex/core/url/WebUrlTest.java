@@ -155,15 +155,28 @@ class WebUrlTest {
     Random rnd = new Random(7);
     List<String> keys = new ArrayList<>();
     Map<String, String> originOf = new HashMap<>();
+    List<String> rootsExpected = new ArrayList<>();
+    List<String> rootsFound = new ArrayList<>();
     for (int i = 0; i < 5_000; i++) {
-      WebUrl url = WebUrl.parse(RandomUrls.url(rnd));
+      String raw = RandomUrls.url(rnd);
+      WebUrl url = WebUrl.parse(raw);
       String key = url.key();
       int hostEnd = key.startsWith("[") ? key.indexOf(']') : 0;
       int slash = key.indexOf('/', hostEnd);
       String origin = slash < 0 ? key : key.substring(0, slash);
       keys.add(key);
       originOf.put(key, origin);
+      if (isBareRoot(raw)) {
+        rootsExpected.add(raw);
+      }
+      if (slash < 0) {
+        rootsFound.add(raw);
+      }
     }
+    // the loop below skips the bare roots: exactly the URLs that an independent look at the raw
+    // text calls a bare root (a fifth or so of RandomUrls' URLs have no path and no query)
+    assertEquals(rootsExpected, rootsFound);
+    assertFalse(rootsFound.isEmpty());
     List<String> sorted = keys.stream().distinct().sorted().toList();
     Map<String, Integer> first = new HashMap<>();
     Map<String, Integer> last = new HashMap<>();
@@ -190,6 +203,52 @@ class WebUrlTest {
       assertEquals(count.get(o) + rootsInside, span, "origin " + o + " is not contiguous");
       assertEquals(0, rootsInside, "a bare root inside origin " + o);
     }
+  }
+
+  /**
+   * Whether a RandomUrls URL is a bare root (path {@code /} and no query), judged from its raw text
+   * with a dot-segment removal written here (RFC 3986 5.2.4 on the segments RandomUrls uses).
+   */
+  static boolean isBareRoot(String raw) {
+    String rest = raw.replaceFirst("^https?://", "");
+    int hash = rest.indexOf('#');
+    rest = hash < 0 ? rest : rest.substring(0, hash);
+    if (rest.contains("?")) {
+      return false; // RandomUrls' queries are never empty
+    }
+    int hostEnd = rest.startsWith("[") ? rest.indexOf(']') : 0;
+    int slash = rest.indexOf('/', hostEnd);
+    if (slash < 0) {
+      return true;
+    }
+    String[] segments = rest.substring(slash + 1).split("/", -1);
+    java.util.Deque<String> out = new java.util.ArrayDeque<>();
+    for (int i = 0; i < segments.length; i++) {
+      boolean last = i == segments.length - 1;
+      String seg = segments[i];
+      if (seg.equals(".") || seg.equals("..")) {
+        if (seg.equals("..") && !out.isEmpty()) {
+          out.removeLast();
+        }
+        if (last) {
+          out.addLast("");
+        }
+      } else {
+        out.addLast(seg);
+      }
+    }
+    return out.isEmpty() || (out.size() == 1 && out.peekFirst().isEmpty());
+  }
+
+  @Test
+  void bareRootJudgementByHand() {
+    assertTrue(isBareRoot("http://a.com"));
+    assertTrue(isBareRoot("a.com/"));
+    assertTrue(isBareRoot("https://[::1]:8443/./#f"));
+    assertTrue(isBareRoot("http://a.com/x/.."));
+    assertFalse(isBareRoot("http://a.com//"));
+    assertFalse(isBareRoot("http://a.com/?q=1"));
+    assertFalse(isBareRoot("http://a.com/x"));
   }
 
   // ------------------------------------------------------------------ hostile and odd URLs
