@@ -177,6 +177,7 @@ class ReconcileIT extends AccumuloITBase {
     String inlinkRow = inlink.getRow().toString();
     String wrongTopRow = "t:" + CountCodec.encode(999) + topRow.substring(2 + CountCodec.WIDTH);
     long topUrc = CountCodec.decode(topRow, 2);
+    String topUri = topRow.substring(2 + CountCodec.WIDTH + 1);
     assertEquals(
         Map.of("p:", List.of(1L, 0L, 1L), "t:", List.of(1L, 1L, 0L)),
         nonZeroRanges(fr),
@@ -185,17 +186,20 @@ class ReconcileIT extends AccumuloITBase {
     assertEquals(
         List.of(
             "DIFFERENT p: " + curRow + " page:cur -> {corrupted",
-            "EXTRA t: " + wrongTopRow + " : -> 999",
+            // reports speak the dump format: t: rows with their counts decoded
+            "EXTRA t: t:999:" + topUri + " : -> 999",
             "MISSING p: " + inlinkRow + " inlinks:" + inlink.getColumnQualifier() + " -> ",
-            "MISSING t: " + topRow + " : -> "),
+            "MISSING t: t:" + topUrc + ":" + topUri + " : -> "),
         differenceSamples(fr));
+    // and keep the stored form beside the readable one
+    assertEquals(wrongTopRow, sampleOf(fr, "EXTRA").path("rowEncoded").asText());
     assertEquals(
         Map.of("INCOUNT_MISMATCH", 1L, "TOTAL_MISMATCH", 1L),
         counts(fr.path("invariants").path("actual")));
     assertEquals(Map.of(), counts(fr.path("invariants").path("expected")));
     JsonNode total = sampleOf(fr, "TOTAL_MISMATCH");
     assertEquals(
-        List.of(topRow.substring(2 + CountCodec.WIDTH + 1), Long.toString(topUrc), "999"),
+        List.of(topUri, Long.toString(topUrc), "999"),
         List.of(
             total.path("row").asText(),
             total.path("expected").asText(),
