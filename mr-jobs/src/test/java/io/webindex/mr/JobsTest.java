@@ -68,12 +68,12 @@ class JobsTest {
   void theInjectedFaultHitsReduceTaskZeroOfItsStageAndOnceOnlyItsFirstAttempt() throws Exception {
     IOException always =
         assertThrows(IOException.class, () -> runAttempt("write", "write", TaskType.REDUCE, 0, 3));
-    assertTrue(always.getMessage().contains("reduce task 0 of stage write fails"), always.toString());
+    assertTrue(
+        always.getMessage().contains("reduce task 0 of stage write fails"), always.toString());
     IOException first =
         assertThrows(
             IOException.class, () -> runAttempt("write:once", "write", TaskType.REDUCE, 0, 0));
-    assertTrue(
-        first.getMessage().contains("attempt_20260101_0007_r_000000_0"), first.getMessage());
+    assertTrue(first.getMessage().contains("attempt_20260101_0007_r_000000_0"), first.getMessage());
     // not hit: a retry of a once-only fault, another task, a map task, another stage, no fault
     runAttempt("write:once", "write", TaskType.REDUCE, 0, 1);
     runAttempt("write:once", "write", TaskType.REDUCE, 1, 0);

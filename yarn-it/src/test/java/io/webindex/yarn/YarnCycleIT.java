@@ -63,8 +63,8 @@ import org.slf4j.LoggerFactory;
  * the cluster (this module's test class path does not hold mr-jobs, and the containers get that
  * class path plus the job's jar).
  *
- * <p>The raw pages (JSON lines, one file gzipped, and a Common Crawl WAT file) are on HDFS. The work
- * directory, where the RFiles are written and bulk imported from, is on the local file system:
+ * <p>The raw pages (JSON lines, one file gzipped, and a Common Crawl WAT file) are on HDFS. The
+ * work directory, where the RFiles are written and bulk imported from, is on the local file system:
  * MiniAccumulo's only volume is local, and Accumulo 1.10 imports from its own file systems (on a
  * cluster both are the one HDFS).
  */
@@ -358,7 +358,8 @@ class YarnCycleIT extends AccumuloITBase {
     // one altered cell in the table checked: the check on YARN reports it
     Map.Entry<Key, Value> victim = null;
     int i = 0;
-    for (Map.Entry<Key, Value> e : connector().createScanner(localRun.table(), Authorizations.EMPTY)) {
+    for (Map.Entry<Key, Value> e :
+        connector().createScanner(localRun.table(), Authorizations.EMPTY)) {
       if (i++ == localTable.size() / 2) {
         victim = e;
         break;
