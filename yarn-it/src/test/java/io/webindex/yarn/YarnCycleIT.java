@@ -368,7 +368,13 @@ class YarnCycleIT extends AccumuloITBase {
     Key key = victim.getKey();
     BatchWriter w = connector().createBatchWriter(localRun.table(), new BatchWriterConfig());
     Mutation m = new Mutation(key.getRow());
-    m.put(key.getColumnFamily(), key.getColumnQualifier(), new Value("999999".getBytes(UTF_8)));
+    // a newer version of the cell, whatever timestamps the table's cells carry
+    m.put(
+        key.getColumnFamily(),
+        key.getColumnQualifier(),
+        key.getColumnVisibilityParsed(),
+        key.getTimestamp() + 1,
+        new Value("999999".getBytes(UTF_8)));
     w.addMutation(m);
     w.close();
     assertNotEquals(victim.getValue().toString(), "999999");
