@@ -82,7 +82,9 @@ class YarnCycleIT extends AccumuloITBase {
   @BeforeAll
   static void startHadoop() throws Exception {
     long t0 = System.nanoTime();
-    dir = Files.createTempDirectory(Files.createDirectories(Paths.get("target")), "yarn-it-");
+    dir =
+        Files.createTempDirectory(Files.createDirectories(Paths.get("target")), "yarn-it-")
+            .toAbsolutePath();
     Configuration conf = new Configuration();
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toAbsolutePath().toString());
     dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
@@ -108,8 +110,12 @@ class YarnCycleIT extends AccumuloITBase {
     yarn.init(conf);
     yarn.start();
     hadoopConfDir = Files.createDirectories(dir.resolve("hadoop-conf"));
-    try (OutputStream out = Files.newOutputStream(hadoopConfDir.resolve("core-site.xml"))) {
-      yarn.getConfig().writeXml(out);
+    // the cluster's whole configuration as each *-site.xml: a site file overrides only the defaults
+    // loaded before it (mapred-default.xml sets mapreduce.framework.name=local after core-site.xml)
+    for (String site : List.of("core", "hdfs", "mapred", "yarn")) {
+      try (OutputStream out = Files.newOutputStream(hadoopConfDir.resolve(site + "-site.xml"))) {
+        yarn.getConfig().writeXml(out);
+      }
     }
     yarnClient = YarnClient.createYarnClient();
     yarnClient.init(yarn.getConfig());
@@ -147,7 +153,7 @@ class YarnCycleIT extends AccumuloITBase {
         hadoopConfDir.toAbsolutePath() + File.pathSeparator + System.getProperty("java.class.path");
     List<String> jvm = new ArrayList<>();
     jvm.add("-Xmx512m");
-    jvm.add(TASK_OPTS);
+    jvm.addAll(List.of(TASK_OPTS.split(" ")));
     jvm.add("-cp");
     jvm.add(classPath);
     // an argument file: the class path is longer than one command-line argument may be
