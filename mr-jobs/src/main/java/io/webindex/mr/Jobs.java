@@ -32,9 +32,14 @@ public final class Jobs {
    * TESTS ONLY: a fault to inject, for the fault tests of docs/recompute.md. {@code latest}, {@code
    * uris}, {@code write}, {@code check}: reduce task 0 of that stage fails after writing its
    * output; {@code import}: recompute takes its fresh table offline just before the bulk import, so
-   * Accumulo refuses the import. Never set it in a real configuration.
+   * Accumulo refuses the import. A stage followed by {@link #ONCE} ({@code write:once}): only the
+   * first attempt of that reduce task fails, so a retrying framework (YARN) completes the job.
+   * Never set it in a real configuration.
    */
   public static final String TEST_FAULT = "webindex.mr.test.fault";
+
+  /** Suffix of a {@link #TEST_FAULT} stage whose task fails in its first attempt only. */
+  public static final String ONCE = ":once";
 
   private Jobs() {}
 

@@ -1,6 +1,7 @@
 package io.webindex.mr;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,9 @@ import java.time.Instant;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,5 +50,36 @@ class JobsTest {
             FileSystem.getLocal(conf),
             new org.apache.hadoop.fs.Path(dir.toUri()));
     assertEquals("task attempt_local1_0001_m_000003_0: root cause (1 more attempts failed)", why);
+  }
+
+  /** Runs an empty task body as attempt {@code attempt} of task {@code task} of {@code type}. */
+  static void runAttempt(String fault, String stage, TaskType type, int task, int attempt)
+      throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set(Jobs.STAGE, stage);
+    if (fault != null) {
+      conf.set(Jobs.TEST_FAULT, fault);
+    }
+    TaskAttemptID id = new TaskAttemptID("20260101", 7, type, task, attempt);
+    TaskGuard.run(new TaskAttemptContextImpl(conf, id), () -> {});
+  }
+
+  @Test
+  void theInjectedFaultHitsReduceTaskZeroOfItsStageAndOnceOnlyItsFirstAttempt() throws Exception {
+    IOException always =
+        assertThrows(IOException.class, () -> runAttempt("write", "write", TaskType.REDUCE, 0, 3));
+    assertTrue(
+        always.getMessage().contains("reduce task 0 of stage write fails"), always.toString());
+    IOException first =
+        assertThrows(
+            IOException.class, () -> runAttempt("write:once", "write", TaskType.REDUCE, 0, 0));
+    assertTrue(first.getMessage().contains("attempt_20260101_0007_r_000000_0"), first.getMessage());
+    // not hit: a retry of a once-only fault, another task, a map task, another stage, no fault
+    runAttempt("write:once", "write", TaskType.REDUCE, 0, 1);
+    runAttempt("write:once", "write", TaskType.REDUCE, 1, 0);
+    runAttempt("write", "write", TaskType.MAP, 0, 0);
+    runAttempt("write:once", "uris", TaskType.REDUCE, 0, 0);
+    runAttempt("write", "uris", TaskType.REDUCE, 0, 0);
+    runAttempt(null, "write", TaskType.REDUCE, 0, 0);
   }
 }

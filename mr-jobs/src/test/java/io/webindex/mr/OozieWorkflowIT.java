@@ -547,17 +547,23 @@ class OozieWorkflowIT {
     return m.appendTail(sb).toString();
   }
 
-  /** A class loader of the job jar and Hadoop's client only: the jar must bring everything else. */
+  /**
+   * A class loader of the job jar and what Hadoop's class path gives it only: the client and the
+   * logging API (Hadoop brings slf4j-api with its binding; the jar leaves it out, see its pom). The
+   * jar must bring everything else.
+   */
   private static URLClassLoader jobJarLoader(Path jobJar) throws IOException {
     List<URL> urls = new ArrayList<>();
     urls.add(jobJar.toUri().toURL());
     for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       String name = Paths.get(entry).getFileName().toString();
-      if (name.startsWith("hadoop-client-api-") || name.startsWith("hadoop-client-runtime-")) {
+      if (name.startsWith("hadoop-client-api-")
+          || name.startsWith("hadoop-client-runtime-")
+          || name.startsWith("slf4j-api-")) {
         urls.add(Paths.get(entry).toUri().toURL());
       }
     }
-    assertEquals(3, urls.size(), "the job jar and hadoop-client-api/-runtime: " + urls);
+    assertEquals(4, urls.size(), "the job jar, hadoop-client-api/-runtime, slf4j-api: " + urls);
     return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
   }
 

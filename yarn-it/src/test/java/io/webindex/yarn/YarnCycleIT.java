@@ -1,0 +1,403 @@
+package io.webindex.yarn;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.core.index.ReferenceIndex;
+import io.webindex.core.model.Page;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.synth.RandomWeb;
+import io.webindex.store.RawPageStore;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.testkit.AccumuloITBase;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
+import org.apache.accumulo.core.client.BatchWriter;
+import org.apache.accumulo.core.client.BatchWriterConfig;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Mutation;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cycle's MapReduce steps on a real distributed engine: Hadoop's mini-cluster (MiniDFS and
+ * MiniMRYarnCluster, one for the class) with MiniAccumulo. Every step runs from mr-jobs' shaded job
+ * jar in a child JVM the way {@code hadoop jar} runs it ({@link org.apache.hadoop.util.RunJar} with
+ * the cluster's class path and configuration, the job jar on its own class loader), so each job is
+ * a YARN application whose jar is the job jar: webindex's job classes are on no other class path of
+ * the cluster (this module's test class path does not hold mr-jobs, and the containers get that
+ * class path plus the job's jar).
+ *
+ * <p>The raw pages (JSON lines, one file gzipped, and a Common Crawl WAT file) are on HDFS. The
+ * work directory, where the RFiles are written and bulk imported from, is on the local file system:
+ * MiniAccumulo's only volume is local, and Accumulo 1.10 imports from its own file systems (on a
+ * cluster both are the one HDFS).
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class YarnCycleIT extends AccumuloITBase {
+  private static final Logger log = LoggerFactory.getLogger(YarnCycleIT.class);
+  private static final String TASK_OPTS = "--add-opens java.base/java.lang=ALL-UNNAMED";
+
+  private static Path dir;
+  private static MiniDFSCluster dfs;
+  private static MiniMRYarnCluster yarn;
+  private static Path hadoopConfDir;
+  private static YarnClient yarnClient;
+
+  @BeforeAll
+  static void startHadoop() throws Exception {
+    long t0 = System.nanoTime();
+    dir =
+        Files.createTempDirectory(Files.createDirectories(Paths.get("target")), "yarn-it-")
+            .toAbsolutePath();
+    Configuration conf = new Configuration();
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toAbsolutePath().toString());
+    dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    dfs.waitActive();
+    conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+    // small containers: the application master and one map and one reduce task at a time fit
+    conf.setInt("yarn.nodemanager.resource.memory-mb", 2048);
+    conf.setInt("yarn.scheduler.minimum-allocation-mb", 128);
+    conf.setInt("yarn.scheduler.maximum-allocation-mb", 1024);
+    conf.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
+    conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
+    conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m " + TASK_OPTS);
+    conf.setInt("mapreduce.map.memory.mb", 384);
+    conf.set("mapreduce.map.java.opts", "-Xmx256m " + TASK_OPTS);
+    conf.setInt("mapreduce.reduce.memory.mb", 384);
+    conf.set("mapreduce.reduce.java.opts", "-Xmx256m " + TASK_OPTS);
+    conf.setInt("mapreduce.task.io.sort.mb", 32);
+    conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
+    // containers asked for and handed out every 100 ms, not every second
+    conf.setInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 100);
+    conf.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 100);
+    // the client: poll for completion every 100 ms, not every 5 s
+    conf.setInt("mapreduce.client.completion.pollinterval", 100);
+    conf.setInt("mapreduce.client.progressmonitor.pollinterval", 100);
+    yarn = new MiniMRYarnCluster("yarn-it", 1);
+    yarn.init(conf);
+    yarn.start();
+    hadoopConfDir = Files.createDirectories(dir.resolve("hadoop-conf"));
+    // the cluster's whole configuration as each *-site.xml: a site file overrides only the defaults
+    // loaded before it (mapred-default.xml sets mapreduce.framework.name=local after core-site.xml)
+    for (String site : List.of("core", "hdfs", "mapred", "yarn")) {
+      try (OutputStream out = Files.newOutputStream(hadoopConfDir.resolve(site + "-site.xml"))) {
+        yarn.getConfig().writeXml(out);
+      }
+    }
+    yarnClient = YarnClient.createYarnClient();
+    yarnClient.init(yarn.getConfig());
+    yarnClient.start();
+    log.info(
+        "MiniDFS {} and MiniMRYarnCluster up in {} ms",
+        dfs.getFileSystem().getUri(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+  }
+
+  @AfterAll
+  static void stopHadoop() throws IOException {
+    if (yarnClient != null) {
+      yarnClient.stop();
+    }
+    if (yarn != null) {
+      yarn.stop();
+    }
+    if (dfs != null) {
+      dfs.shutdown();
+    }
+  }
+
+  /** What a child JVM did. */
+  record Outcome(int exit, String output) {}
+
+  /**
+   * {@code hadoop jar <job jar> <main> <args>}: RunJar in a child JVM with the cluster's class path
+   * and its configuration directory first.
+   */
+  static Outcome hadoopJar(String name, String main, List<String> args) throws Exception {
+    Path jobJar = Paths.get(System.getProperty("webindex.job.jar"));
+    assertTrue(Files.isRegularFile(jobJar), "the job jar " + jobJar + " (build mr-jobs first)");
+    String classPath =
+        hadoopConfDir.toAbsolutePath() + File.pathSeparator + System.getProperty("java.class.path");
+    List<String> jvm = new ArrayList<>();
+    jvm.add("-Xmx512m");
+    jvm.addAll(List.of(TASK_OPTS.split(" ")));
+    jvm.add("-cp");
+    jvm.add(classPath);
+    // an argument file: the class path is longer than one command-line argument may be
+    Path argFile = dir.resolve(name + ".jvm-args");
+    Files.write(
+        argFile,
+        jvm.stream().map(a -> "\"" + a.replace("\\", "\\\\") + "\"").collect(Collectors.toList()));
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("@" + argFile);
+    cmd.add("org.apache.hadoop.util.RunJar");
+    cmd.add(jobJar.toString());
+    cmd.add(main);
+    cmd.addAll(args);
+    Path output = dir.resolve(name + ".out");
+    long t0 = System.nanoTime();
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    // as docs/operations.md says: the job jar gets its own class loader, its libraries first
+    pb.environment().put("HADOOP_USE_CLIENT_CLASSLOADER", "true");
+    Process p =
+        pb.redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .directory(dir.toFile())
+            .start();
+    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError(name + " did not end in 5 minutes; see " + output);
+    }
+    log.info(
+        "{} ({}): exit {} in {} ms",
+        name,
+        main,
+        p.exitValue(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    return new Outcome(p.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+  }
+
+  static void put(FileSystem fs, String path, byte[] content, boolean gzip) throws IOException {
+    try (OutputStream out =
+        gzip
+            ? new GZIPOutputStream(fs.create(new org.apache.hadoop.fs.Path(path + ".gz")))
+            : fs.create(new org.apache.hadoop.fs.Path(path))) {
+      out.write(content);
+    }
+  }
+
+  /** The successful YARN applications whose name starts with {@code prefix}. */
+  static List<ApplicationReport> succeededApplications(String prefix) throws Exception {
+    List<ApplicationReport> out = new ArrayList<>();
+    for (ApplicationReport r :
+        yarnClient.getApplications(EnumSet.of(YarnApplicationState.FINISHED))) {
+      if (r.getName().startsWith(prefix)
+          && r.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** The independent oracle: core's in-memory reference index of every page in the store. */
+  record Reference(List<String> cells, long pages, long watPages) {}
+
+  static Reference reference(String storeRoot) throws IOException {
+    ReferenceIndex ref = new ReferenceIndex();
+    long[] pages = new long[2];
+    RawPageStore raw = new RawPageStore(storeRoot, yarn.getConfig());
+    PageSink sink =
+        new PageSink() {
+          @Override
+          public void page(Page page) {
+            ref.apply(page);
+            pages[0]++;
+            if (page.version().file().contains(".wat.")) {
+              pages[1]++;
+            }
+          }
+
+          @Override
+          public void reject(Reject reject) {}
+        };
+    for (RawPageStore.Batch b : raw.batches()) {
+      raw.read(b, ReadLimits.DEFAULT, new ReadStats(), sink);
+    }
+    return new Reference(DumpFormat.lines(ref.cells()), pages[0], pages[1]);
+  }
+
+  /** The table in the dump format. */
+  static List<String> dump(String table) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<Key, Value> e : connector().createScanner(table, Authorizations.EMPTY)) {
+      Key k = e.getKey();
+      out.add(
+          DumpFormat.line(
+              k.getRow().toString(),
+              k.getColumnFamily().toString(),
+              k.getColumnQualifier().toString(),
+              e.getValue().toString()));
+    }
+    return out;
+  }
+
+  /**
+   * Recompute on YARN with a reduce task of the write job failing in its first attempt (YARN runs
+   * it again), recompute of the same input on the local job runner, both from the job jar; the
+   * tables equal each other and the reference index cell for cell. Then the check, in mapreduce
+   * mode on YARN, finds the two tables consistent; and in mapreduce mode (local job runner) finds
+   * one altered cell.
+   */
+  @Test
+  void cycleStepsRunAsYarnApplicationsFromTheJobJar() throws Exception {
+    String prefix = newTableName("wy");
+    String storeRoot = dfs.getFileSystem().getUri() + "/webindex/store";
+    Path local = Files.createDirectories(dir.resolve("webindex"));
+    Path webindexConf =
+        writeWebindexConf(
+            local,
+            prefix,
+            "webindex.recompute.tablets=2",
+            "webindex.work.dir=" + local.resolve("work").toUri());
+
+    FileSystem fs = dfs.getFileSystem();
+    RandomWeb web = new RandomWeb(2027, 120);
+    // 2 batches of 100 page versions in 2 JSON-lines files each, one of them gzipped
+    for (long b = 0; b < 2; b++) {
+      for (Map.Entry<String, String> f : web.batchFiles(b, 100, 2).entrySet()) {
+        put(
+            fs,
+            storeRoot + String.format("/batches/%05d/", b) + f.getKey(),
+            f.getValue().getBytes(StandardCharsets.UTF_8),
+            b == 1 && f.getKey().endsWith("0.jsonl"));
+      }
+    }
+    put(
+        fs,
+        storeRoot + "/batches/00000/wat/sample.wat.warc",
+        Files.readAllBytes(Paths.get(System.getProperty("webindex.wat.sample"))),
+        false);
+
+    // the tasks' class path as docs/operations.md sets it: the job jar's libraries first
+    List<String> common =
+        List.of(
+            "-D",
+            "mapreduce.job.user.classpath.first=true",
+            "-D",
+            "webindex.store.root=" + storeRoot,
+            "--webindex-conf",
+            webindexConf.toString());
+    String recompute = "io.webindex.mr.RecomputeTool";
+
+    List<String> onYarn = new ArrayList<>(common);
+    onYarn.addAll(0, List.of("-D", "webindex.mr.test.fault=write:once"));
+    onYarn.addAll(List.of("--run", "yarn"));
+    Outcome y = hadoopJar("recompute-yarn", recompute, onYarn);
+    assertEquals(0, y.exit(), y.output());
+    assertTrue(y.output().contains("run yarn SUCCEEDED"), y.output());
+
+    List<String> onLocal = new ArrayList<>(common);
+    onLocal.addAll(0, List.of("-D", "mapreduce.framework.name=local"));
+    onLocal.addAll(List.of("--run", "local"));
+    Outcome l = hadoopJar("recompute-local", recompute, onLocal);
+    assertEquals(0, l.exit(), l.output());
+
+    // the three jobs of the YARN run were YARN applications that succeeded
+    assertEquals(3, succeededApplications("webindex recompute").size(), "recompute on YARN");
+    RunRegistry registry = new RunRegistry(connector(), prefix + "_meta");
+    RunRecord yarnRun = registry.get("yarn").orElseThrow();
+    RunRecord localRun = registry.get("local").orElseThrow();
+    assertEquals(RunRecord.Status.SUCCEEDED, yarnRun.status());
+    // the failed first attempt of the write job's reduce task 0 recorded its exception, and YARN
+    // ran the task again: exactly one attempt failed
+    Path writeErrors = Paths.get(URI.create(yarnRun.workDir())).resolve("task-errors/write");
+    List<Path> failed;
+    try (Stream<Path> files = Files.list(writeErrors)) {
+      failed = files.filter(f -> !f.getFileName().toString().startsWith(".")).toList();
+    }
+    assertEquals(1, failed.size(), failed.toString());
+    assertTrue(
+        failed.get(0).getFileName().toString().matches("attempt_\\d+_\\d+_r_000000_0"),
+        failed.toString());
+    assertTrue(Files.readString(failed.get(0)).contains("injected fault"));
+
+    List<String> yarnTable = dump(yarnRun.table());
+    List<String> localTable = dump(localRun.table());
+    assertTrue(yarnTable.size() > 500, "a table worth comparing: " + yarnTable.size());
+    assertEquals(localTable, yarnTable, "YARN and the local job runner, cell for cell");
+    Reference ref = reference(storeRoot);
+    assertEquals(ref.cells(), yarnTable, "the reference index");
+    assertTrue(ref.watPages() > 0, "WAT pages in the input");
+    assertEquals(ref.pages(), yarnRun.counters().get("read.PAGES"), "every page read, WAT too");
+
+    // the check in mapreduce mode, on YARN: consistent
+    List<String> check = new ArrayList<>(common);
+    check.addAll(
+        List.of(
+            "--run",
+            "yarn",
+            "--actual",
+            localRun.table(),
+            "--mode",
+            "mapreduce",
+            "--out",
+            Files.createDirectories(local.resolve("check-ok")).toString()));
+    Outcome ok = hadoopJar("check-consistent", "io.webindex.mr.check.CheckTool", check);
+    assertEquals(0, ok.exit(), ok.output());
+    assertTrue(ok.output().contains("check CONSISTENT"), ok.output());
+    assertTrue(ok.output().contains("(mapreduce)"), ok.output());
+    assertEquals(1, succeededApplications("webindex check").size(), "the check job on YARN");
+
+    // one altered cell in the table checked: the MapReduce check reports it
+    Map.Entry<Key, Value> victim = null;
+    int i = 0;
+    for (Map.Entry<Key, Value> e :
+        connector().createScanner(localRun.table(), Authorizations.EMPTY)) {
+      if (i++ == localTable.size() / 2) {
+        victim = e;
+        break;
+      }
+    }
+    Key key = victim.getKey();
+    BatchWriter w = connector().createBatchWriter(localRun.table(), new BatchWriterConfig());
+    Mutation m = new Mutation(key.getRow());
+    // a newer version of the cell, whatever timestamps the table's cells carry
+    m.put(
+        key.getColumnFamily(),
+        key.getColumnQualifier(),
+        key.getColumnVisibilityParsed(),
+        key.getTimestamp() + 1,
+        new Value("999999".getBytes(UTF_8)));
+    w.addMutation(m);
+    w.close();
+    assertNotEquals(victim.getValue().toString(), "999999");
+    assertNotEquals(localTable, dump(localRun.table()));
+    check.set(check.size() - 1, Files.createDirectories(local.resolve("check-bad")).toString());
+    // the same MapReduce check, on the local job runner: the YARN path is proven above, and a YARN
+    // job costs the suite ~40 s
+    check.addAll(0, List.of("-D", "mapreduce.framework.name=local"));
+    Outcome bad = hadoopJar("check-inconsistent", "io.webindex.mr.check.CheckTool", check);
+    assertEquals(1, bad.exit(), bad.output());
+    assertTrue(bad.output().contains("check INCONSISTENT"), bad.output());
+    String report = Files.readString(local.resolve("check-bad").resolve("check.json"));
+    assertTrue(report.contains(key.getRow().toString()), "the altered row is named: " + report);
+    assertTrue(bad.output().contains("(mapreduce)"), bad.output());
+  }
+}
