@@ -196,7 +196,9 @@ class IncrementalIT extends AccumuloITBase {
         assertSameDump(
             expected, dump(base.table()), "Fluo-maintained table vs reference after batch " + b);
         DumpDiff.assertSameLines(
-            oracle(b).dump(), dump(base.table()), "Fluo-maintained table vs oracle after batch " + b);
+            oracle(b).dump(),
+            dump(base.table()),
+            "Fluo-maintained table vs oracle after batch " + b);
         RunRecord batch = recompute("snap" + b, b);
         assertSameDump(
             dump(batch.table()),
@@ -256,10 +258,10 @@ class IncrementalIT extends AccumuloITBase {
 
   /**
    * The hand-checked goldens (testkit {@code goldens/}) through both engines: the union of their
-   * inputs in one store, batch 0 recomputed and seeded into Fluo, the later batches applied
-   * through Fluo one at a time (so the {@code versions} golden's older versions arrive after the
-   * newer ones: stale), each state compared with the oracle; after the last batch the Fluo table
-   * and a recompute of every batch are exactly the goldens.
+   * inputs in one store, batch 0 recomputed and seeded into Fluo, the later batches applied through
+   * Fluo one at a time (so the {@code versions} golden's older versions arrive after the newer
+   * ones: stale), each state compared with the oracle; after the last batch the Fluo table and a
+   * recompute of every batch are exactly the goldens.
    */
   @Test
   void goldensThroughRecomputeAndFluo() throws Exception {

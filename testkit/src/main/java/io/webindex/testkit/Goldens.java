@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * The hand-checked goldens ({@code io/webindex/testkit/goldens/}, explained cell by cell in its
  * README.md): per golden, page JSON input in numbered batches ({@code batch-<n>.jsonl}) and the
  * whole expected dump after the last batch ({@code expected.tsv}). The goldens use disjoint
- * registrable domains, so the union of their inputs has the union of their dumps as its table:
- * one store and one engine run check them all.
+ * registrable domains, so the union of their inputs has the union of their dumps as its table: one
+ * store and one engine run check them all.
  */
 public final class Goldens {
   /** Every golden, by name. */

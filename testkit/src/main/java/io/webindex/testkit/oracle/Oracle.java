@@ -237,7 +237,9 @@ public final class Oracle {
     Instant when;
     try {
       when =
-          crawled.endsWith("Z") ? Instant.parse(crawled) : OffsetDateTime.parse(crawled).toInstant();
+          crawled.endsWith("Z")
+              ? Instant.parse(crawled)
+              : OffsetDateTime.parse(crawled).toInstant();
     } catch (DateTimeParseException e) {
       return null;
     }
@@ -340,11 +342,9 @@ public final class Oracle {
       long n = e.getValue();
       String d = domain(urls.get(key));
       pagecount.merge(d, 1L, Long::sum);
+      cells.put(List.of("p:" + key, "page", "incount"), line("p:" + key, "page:incount", "" + n));
       cells.put(
-          List.of("p:" + key, "page", "incount"), line("p:" + key, "page:incount", "" + n));
-      cells.put(
-          List.of("t:" + sortable(n) + ":" + key, "", ""),
-          line("t:" + n + ":" + key, ":", "" + n));
+          List.of("t:" + sortable(n) + ":" + key, "", ""), line("t:" + n + ":" + key, ":", "" + n));
       cells.put(
           List.of("d:" + d, "rank", sortable(n) + ":" + key),
           line("d:" + d, "rank:" + n + ":" + key, "" + n));

@@ -31,8 +31,8 @@ record OracleUrl(boolean https, String host, int port, String path, String query
 
   /**
    * Parses {@code raw}; a reference starting with {@code /}, {@code .}, {@code ?} or {@code #} is
-   * resolved against {@code base} (null: there is no base and such a reference is invalid). Anything
-   * else without a scheme means {@code http://}.
+   * resolved against {@code base} (null: there is no base and such a reference is invalid).
+   * Anything else without a scheme means {@code http://}.
    */
   static OracleUrl parse(String raw, OracleUrl base) throws Invalid {
     if (raw == null) {
@@ -340,10 +340,7 @@ record OracleUrl(boolean https, String host, int port, String path, String query
     byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < bytes.length; i++) {
       int c = bytes[i] & 0xff;
-      if (c == '%'
-          && i + 2 < bytes.length
-          && hex(bytes[i + 1]) >= 0
-          && hex(bytes[i + 2]) >= 0) {
+      if (c == '%' && i + 2 < bytes.length && hex(bytes[i + 1]) >= 0 && hex(bytes[i + 2]) >= 0) {
         int v = hex(bytes[i + 1]) * 16 + hex(bytes[i + 2]);
         if (unreserved(v)) {
           sb.append((char) v);

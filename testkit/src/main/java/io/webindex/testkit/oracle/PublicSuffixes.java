@@ -13,9 +13,9 @@ import java.util.Set;
 
 /**
  * The public-suffix algorithm (publicsuffix.org "Formal algorithm"), implemented here on the same
- * data file core's library uses: crawler-commons' bundled {@code effective_tld_names.dat}, ICANN and
- * private sections both (so {@code github.io} and {@code blogspot.com} are suffixes, as docs/semantics.md
- * says). Only the data is shared; the matching is this class's own.
+ * data file core's library uses: crawler-commons' bundled {@code effective_tld_names.dat}, ICANN
+ * and private sections both (so {@code github.io} and {@code blogspot.com} are suffixes, as
+ * docs/semantics.md says). Only the data is shared; the matching is this class's own.
  */
 final class PublicSuffixes {
   private static final String RESOURCE = "/effective_tld_names.dat";

@@ -1,4 +1,4 @@
-package io.webindex.testkit.oracle;
+package io.webindex.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -10,15 +10,15 @@ import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
 import io.webindex.core.schema.DumpFormat;
-import io.webindex.testkit.Goldens;
+import io.webindex.testkit.oracle.Oracle;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Every hand-checked golden, through core's reader and pure index functions ({@code ReferenceIndex}
@@ -51,7 +51,7 @@ class GoldensTest {
     return pages;
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}")
   @MethodSource("goldens")
   void coreReferenceIndexGivesTheGolden(String golden) throws IOException {
     ReferenceIndex ref = new ReferenceIndex();
@@ -61,7 +61,7 @@ class GoldensTest {
     assertEquals(Goldens.expected(golden), DumpFormat.lines(ref.cells()));
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}")
   @MethodSource("goldens")
   void coreConvergesWhateverTheBatchOrder(String golden) throws IOException {
     ReferenceIndex ref = new ReferenceIndex();
@@ -72,7 +72,7 @@ class GoldensTest {
     assertEquals(Goldens.expected(golden), DumpFormat.lines(ref.cells()));
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}")
   @MethodSource("goldens")
   void oracleGivesTheGolden(String golden) throws IOException {
     Oracle oracle = new Oracle();
@@ -82,7 +82,7 @@ class GoldensTest {
     assertEquals(Goldens.expected(golden), oracle.dump());
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}")
   @MethodSource("goldens")
   void oracleConvergesWhateverTheBatchOrder(String golden) throws IOException {
     Oracle oracle = new Oracle();
