@@ -3,11 +3,13 @@ package io.webindex.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.testkit.oracle.Oracle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,6 +27,20 @@ class DemoIT {
     try (InputStream in = DemoIT.class.getResourceAsStream("/io/webindex/cli/" + name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  static byte[] bytes(String name) throws IOException {
+    try (InputStream in = DemoIT.class.getResourceAsStream("/io/webindex/cli/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Both tables of a demo run equal the independent oracle's table of the same batches. */
+  static void assertOracle(Oracle oracle, Path out) throws IOException {
+    List<String> expected = oracle.dump();
+    assertEquals(expected, Files.readAllLines(out.resolve("batch.tsv")), "batch vs oracle");
+    assertEquals(
+        expected, Files.readAllLines(out.resolve("incremental.tsv")), "incremental vs oracle");
   }
 
   @Test
@@ -45,6 +61,9 @@ class DemoIT {
         r.out());
     assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("batch.tsv")));
     assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("incremental.tsv")));
+    Oracle oracle = new Oracle();
+    oracle.addFile(0, "pages-00000.jsonl", bytes("demo/pages-00000.jsonl"));
+    assertOracle(oracle, out);
     assertTrue(
         r.out()
             .contains(
@@ -85,6 +104,10 @@ class DemoIT {
         dump.contains("p:com.c/page1\tpage:incount\t1\n"),
         "a deletion of a page never crawled changes nothing");
     assertTrue(!dump.contains("p:com.d\t"), dump);
+    Oracle oracle = new Oracle();
+    oracle.addFile(0, "pages.jsonl", Files.readAllBytes(input));
+    oracle.addFile(1, "delta.jsonl", Files.readAllBytes(delta));
+    assertOracle(oracle, out);
 
     Run bad = Run.of(tmp, "demo", "--delta", delta.toString());
     assertEquals(2, bad.status());

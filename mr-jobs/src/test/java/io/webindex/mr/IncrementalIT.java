@@ -14,6 +14,9 @@ import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.TableDump;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.Goldens;
+import io.webindex.testkit.oracle.DumpDiff;
+import io.webindex.testkit.oracle.Oracle;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -89,6 +92,11 @@ class IncrementalIT extends AccumuloITBase {
 
   ReferenceIndex reference(long snapshot) throws IOException {
     return References.of(cfg.storeRoot(), snapshot);
+  }
+
+  /** The independent oracle's table of every batch <= snapshot. */
+  Oracle oracle(long snapshot) throws IOException {
+    return Oracle.ofStore(store, snapshot);
   }
 
   List<String> dump(String table) throws IOException {
@@ -176,6 +184,7 @@ class IncrementalIT extends AccumuloITBase {
         FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
       assertEquals(0, WebindexApp.applied(client), "the seed holds the resume point");
       assertSameDump(DumpFormat.lines(reference(0).cells()), dump(base.table()), "seeded table");
+      DumpDiff.assertSameLines(oracle(0).dump(), dump(base.table()), "seeded table vs oracle");
       assertEquals(seedState(base), fluoState(client), "the seeded Fluo table is the seed");
       for (long b = 1; b <= 3; b++) {
         BatchApplier.Result r =
@@ -186,6 +195,10 @@ class IncrementalIT extends AccumuloITBase {
         List<String> expected = DumpFormat.lines(reference(b).cells());
         assertSameDump(
             expected, dump(base.table()), "Fluo-maintained table vs reference after batch " + b);
+        DumpDiff.assertSameLines(
+            oracle(b).dump(),
+            dump(base.table()),
+            "Fluo-maintained table vs oracle after batch " + b);
         RunRecord batch = recompute("snap" + b, b);
         assertSameDump(
             dump(batch.table()),
@@ -196,6 +209,8 @@ class IncrementalIT extends AccumuloITBase {
             fluoState(client),
             "Fluo table vs the recompute's seed after batch " + b);
       }
+      // the batches held versions older than one applied in an earlier batch (a stale arrival)
+      assertTrue(oracle(3).staleAcrossBatches() >= 10, "stale versions in later batches");
       // replaying every batch changes nothing: each version is not newer than the one stored
       List<String> before = dump(base.table());
       WebindexApp.markApplied(client, -1);
@@ -235,8 +250,42 @@ class IncrementalIT extends AccumuloITBase {
       assertEquals(0, rest.appliedBefore());
       assertEquals(2, rest.appliedAfter());
       assertSameDump(DumpFormat.lines(reference(2).cells()), dump(base.table()), "after restart");
+      DumpDiff.assertSameLines(oracle(2).dump(), dump(base.table()), "after restart vs oracle");
       RunRecord all = recompute("all", 2);
       assertSameDump(dump(all.table()), dump(base.table()), "after restart vs recompute");
     }
+  }
+
+  /**
+   * The hand-checked goldens (testkit {@code goldens/}) through both engines: the union of their
+   * inputs in one store, batch 0 recomputed and seeded into Fluo, the later batches applied through
+   * Fluo one at a time (so the {@code versions} golden's older versions arrive after the newer
+   * ones: stale), each state compared with the oracle; after the last batch the Fluo table and a
+   * recompute of every batch are exactly the goldens.
+   */
+  @Test
+  void goldensThroughRecomputeAndFluo() throws Exception {
+    long last = Goldens.lastBatch();
+    Goldens.writeStore(store, last);
+    RunRecord base = recompute("gbase", 0);
+    DumpDiff.assertSameLines(oracle(0).dump(), dump(base.table()), "goldens: recompute of batch 0");
+    FluoConfiguration fc = WebindexApp.initializeFromRun(cfg, base, new Configuration());
+    try (MiniFluo mini = startFluo(fc);
+        FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
+      for (long b = 1; b <= last; b++) {
+        BatchApplier.Result r =
+            new BatchApplier(client, cfg, new Configuration(), null).applyPending(b);
+        mini.waitForObservers();
+        assertEquals(b, r.appliedAfter());
+        DumpDiff.assertSameLines(
+            oracle(b).dump(), dump(base.table()), "goldens: Fluo after batch " + b);
+      }
+      assertEquals(2, oracle(last).staleAcrossBatches(), "the versions golden's stale arrivals");
+      DumpDiff.assertSameLines(
+          Goldens.expectedUnion(), dump(base.table()), "goldens: Fluo after the last batch");
+    }
+    RunRecord all = recompute("gall", last);
+    DumpDiff.assertSameLines(
+        Goldens.expectedUnion(), dump(all.table()), "goldens: recompute of every batch");
   }
 }

@@ -9,6 +9,7 @@ import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.oracle.Oracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -113,8 +114,11 @@ class RecomputeFaultIT extends AccumuloITBase {
     return new RunRegistry(connector(), prefix + "_meta").get(run);
   }
 
+  /** The reference table of the store, which the independent oracle confirms. */
   static List<String> expected(Path store, long snapshot) throws IOException {
-    return DumpFormat.lines(References.of(store.toUri().toString(), snapshot).cells());
+    List<String> ref = DumpFormat.lines(References.of(store.toUri().toString(), snapshot).cells());
+    assertEquals(Oracle.ofStore(store, snapshot).dump(), ref, "reference vs independent oracle");
+    return ref;
   }
 
   static List<String> dump(String table) throws Exception {

@@ -12,6 +12,8 @@ import io.webindex.store.JobSecrets;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.oracle.DumpDiff;
+import io.webindex.testkit.oracle.Oracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -148,6 +150,7 @@ class RecomputeIT extends AccumuloITBase {
     List<String> golden =
         new String(resource("worked-example.tsv"), StandardCharsets.UTF_8).lines().toList();
     assertEquals(golden, dump(prefix + "_r1"));
+    assertEquals(golden, Oracle.ofStore(store, 0).dump(), "the independent oracle agrees");
     RunRecord rec = new RunRegistry(connector(), prefix + "_meta").get("r1").orElseThrow();
     assertEquals(RunRecord.Status.SUCCEEDED, rec.status());
     assertEquals(0, rec.snapshot());
@@ -175,8 +178,9 @@ class RecomputeIT extends AccumuloITBase {
         }
       }
     }
-    Files.createDirectories(batchDir(0).resolve("wat"));
-    Files.write(batchDir(0).resolve("wat/sample.wat.warc"), resource("common-crawl-18.wat.warc"));
+    // the WAT sample in batch 2: the oracle reads page JSON only, so snapshot 1 is its to check
+    Files.createDirectories(batchDir(2).resolve("wat"));
+    Files.write(batchDir(2).resolve("wat/sample.wat.warc"), resource("common-crawl-18.wat.warc"));
     Files.writeString(
         batchDir(2).resolve("bad.jsonl"),
         "{not json\n{\"url\":\"ftp://x.com/\"}\n\u0000\u0001garbage\n");
@@ -225,6 +229,9 @@ class RecomputeIT extends AccumuloITBase {
     Result older = recompute("--run", "snap1", "--snapshot", "1");
     assertEquals(0, older.exit(), older.stdout());
     assertEquals(DumpFormat.lines(reference(1).cells()), dump(prefix + "_snap1"));
+    Oracle oracle = Oracle.ofStore(store, 1);
+    assertTrue(oracle.staleAcrossBatches() > 0, "batch 1 holds versions older than batch 0's");
+    DumpDiff.assertSameLines(oracle.dump(), dump(prefix + "_snap1"), "snapshot 1 vs the oracle");
     assertEquals(
         1, new RunRegistry(connector(), prefix + "_meta").get("snap1").orElseThrow().snapshot());
   }

@@ -65,6 +65,21 @@ public final class PageJson {
         });
   }
 
+  /**
+   * One line of page JSON input for a live page with {@code links} exactly as given: a generator of
+   * raw input writes duplicates and self links this way, for the readers to drop.
+   */
+  public static String toInputLine(String url, Instant crawled, String title, List<Link> links) {
+    return render(
+        128 + 64 * links.size(),
+        g -> {
+          g.writeStringField("url", url);
+          g.writeStringField("crawled", crawled.toString());
+          g.writeStringField("title", title);
+          writeLinks(g, "links", links, false);
+        });
+  }
+
   public static String toStoredJson(Page p) {
     return render(
         160 + 96 * p.links().size(),

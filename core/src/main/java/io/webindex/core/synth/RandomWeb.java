@@ -7,6 +7,7 @@ import io.webindex.core.model.PageVersion;
 import io.webindex.core.url.WebUrl;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -15,12 +16,17 @@ import java.util.TreeMap;
 /**
  * A randomized web for differential tests and demos: page versions over a small URL space with a
  * power-law choice of link targets (hot URIs), re-crawls with and without link changes, stale
- * versions, deletions (also of pages never crawled), duplicate and self links.
+ * versions (also arriving in a later batch than a newer version of their URL), deletions (also of
+ * pages never crawled), and, in the written input ({@link #batchFiles}), duplicate links with other
+ * anchors and self links, left for the readers to drop.
  */
 public final class RandomWeb {
   private final Random rnd;
   private final List<String> urls = new ArrayList<>();
   private long clock;
+
+  /** The newest crawl time generated so far per URL. */
+  private final Map<String, Long> newest = new HashMap<>();
 
   public RandomWeb(long seed, int urlCount) {
     this.rnd = new Random(seed);
@@ -55,9 +61,14 @@ public final class RandomWeb {
   public Map<String, String> batchFiles(long batchNo, int pages, int files) {
     Map<String, StringBuilder> out = new TreeMap<>();
     int i = 0;
-    for (Page p : batch(batchNo, pages)) {
+    for (Raw r : rawBatch(batchNo, pages)) {
+      Page p = r.page();
+      String line =
+          p.deleted()
+              ? PageJson.toInputLine(p)
+              : PageJson.toInputLine(p.url(), p.version().crawled(), p.title(), r.rawLinks());
       out.computeIfAbsent(String.format("part-%05d.jsonl", i++ % files), k -> new StringBuilder())
-          .append(PageJson.toInputLine(p))
+          .append(line)
           .append('\n');
     }
     Map<String, String> result = new TreeMap<>();
@@ -65,37 +76,70 @@ public final class RandomWeb {
     return result;
   }
 
+  /**
+   * A version as generated: the page (links deduplicated, self links dropped, as a reader yields
+   * it) and the links as written to the input, duplicates and self links included.
+   */
+  private record Raw(Page page, List<Link> rawLinks) {}
+
   /** The next batch of page versions (some stale, some deletions). */
   public List<Page> batch(long batchNo, int pages) {
-    List<Page> out = new ArrayList<>();
+    return rawBatch(batchNo, pages).stream().map(Raw::page).toList();
+  }
+
+  private List<Raw> rawBatch(long batchNo, int pages) {
+    List<Raw> out = new ArrayList<>();
+    // URLs whose newest version so far came in an earlier batch, by that version's time
+    List<String> earlier = new ArrayList<>(newest.keySet());
+    Map<String, Long> newestBefore = new HashMap<>(newest);
     for (int i = 0; i < pages; i++) {
-      String url = urls.get(rnd.nextInt(urls.size()));
-      long t = rnd.nextInt(5) == 0 ? clock - rnd.nextInt(100) : clock++;
-      // a few exact-time ties to exercise the batch/offset tie breaks
-      Instant when = Instant.ofEpochSecond(1_700_000_000L + Math.max(0, t));
+      String url;
+      long t;
+      if (!earlier.isEmpty() && rnd.nextInt(12) == 0) {
+        // a version arriving in a later batch than a newer version of its URL: stale there
+        url = earlier.get(rnd.nextInt(earlier.size()));
+        t = newestBefore.get(url) - 1 - rnd.nextInt(20);
+      } else {
+        url = urls.get(rnd.nextInt(urls.size()));
+        // some versions older than the clock (stale, or ties with an exact time), most new
+        t = rnd.nextInt(5) == 0 ? Math.max(0, clock - rnd.nextInt(100)) : clock++;
+      }
+      newest.merge(url, t, Math::max);
+      Instant when = Instant.ofEpochSecond(1_700_000_000L + t);
       PageVersion v = new PageVersion(when, batchNo, "part-" + (i % 2), i * 100L);
       out.add(rnd.nextInt(8) == 0 ? deletion(url, v) : page(url, v));
     }
     return out;
   }
 
-  private Page deletion(String url, PageVersion v) {
+  private Raw deletion(String url, PageVersion v) {
     WebUrl u = WebUrl.of(url);
-    return Page.deletion(u.toString(), u.key(), v);
+    return new Raw(Page.deletion(u.toString(), u.key(), v), List.of());
   }
 
-  private Page page(String url, PageVersion v) {
+  /**
+   * A live version. Its written links hold self links (the page's URL, with a fragment, or a bare
+   * fragment) and duplicates with another anchor (the same URL or with a fragment); the readers
+   * must drop them, the first anchor winning.
+   */
+  private Raw page(String url, PageVersion v) {
     WebUrl u = WebUrl.of(url);
     List<Link> links = new ArrayList<>();
     int n = rnd.nextInt(6);
     for (int k = 0; k < n; k++) {
-      String target = rnd.nextInt(10) == 0 ? url : hotUrl();
+      boolean self = rnd.nextInt(10) == 0;
+      String target = self ? url : hotUrl();
       WebUrl t = WebUrl.of(target);
-      links.add(new Link(t.toString(), t.key(), "anchor " + rnd.nextInt(3)));
+      String written = t.toString();
+      if (self) {
+        int form = rnd.nextInt(3);
+        written = form == 0 ? written : form == 1 ? written + "#top" : "#top";
+      }
+      links.add(new Link(written, t.key(), "anchor " + rnd.nextInt(3)));
       if (rnd.nextInt(6) == 0) {
-        links.add(new Link(t.toString(), t.key(), "dup"));
+        links.add(new Link(t.toString() + (rnd.nextBoolean() ? "" : "#dup"), t.key(), "dup"));
       }
     }
-    return Page.of(u.toString(), u.key(), v, "title " + rnd.nextInt(2), links);
+    return new Raw(Page.of(u.toString(), u.key(), v, "title " + rnd.nextInt(2), links), links);
   }
 }
