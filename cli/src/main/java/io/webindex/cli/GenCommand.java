@@ -146,6 +146,21 @@ final class GenCommand implements Command {
     return 0;
   }
 
+  /**
+   * Writes one batch under its temporary name with one thread per core, then renames it; returns
+   * {links, bytes}.
+   */
+  static long[] writeBatch(SyntheticWeb web, int batch, Path batches, boolean gzip)
+      throws IOException, InterruptedException {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
+    try {
+      return writeBatch(web, batch, batches, gzip, pool);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   /** Writes one batch under its temporary name, then renames it; returns {links, bytes}. */
   private static long[] writeBatch(
       SyntheticWeb web, int batch, Path batches, boolean gzip, ExecutorService pool)

@@ -46,7 +46,8 @@ public final class Main {
         new ServeCommand(),
         new BenchWebCommand(),
         new DemoCommand(),
-        new GenCommand());
+        new GenCommand(),
+        new BenchCommand());
   }
 
   public static void main(String[] args) {

@@ -1,0 +1,478 @@
+package io.webindex.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.webindex.core.read.PageReaders;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.model.Page;
+import io.webindex.core.schema.BatchLayout;
+import io.webindex.core.synth.SyntheticWeb;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.rfile.RFile;
+import org.apache.accumulo.core.client.rfile.RFileWriter;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+
+/**
+ * {@code bin/webindex bench}: the stages timed on the embedded instance, on a synthetic web, through
+ * the same commands an operator runs; prints a table of figures and writes them as JSON.
+ */
+final class BenchCommand implements Command {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final Pattern LOAD_RATE = Pattern.compile("([0-9]+) pages/s");
+
+  @Override
+  public String name() {
+    return "bench";
+  }
+
+  @Override
+  public String summary() {
+    return "time recompute, load and check on a synthetic web, embedded";
+  }
+
+  @Override
+  public String usage() {
+    return """
+        usage: bin/webindex bench recompute|load|check|all [--pages N] [--seed S]
+                                  [--delta-pages M] [--deltas K] [--out DIR] [--keep]
+
+        Starts an embedded Accumulo in a temporary directory, writes a synthetic web of N
+        pages there (as bin/webindex gen does) and times the stages through the same
+        commands an operator runs:
+          recompute  the batch recompute of batch 0, end to end (bulk import included),
+                     and the single-pass floor measured in the same run: parsing every
+                     input file once and writing as many sorted cells to one RFile
+          check      the consistency check of the recomputed table against a clone of it
+          load       fluo-init from the recompute, then K delta batches of M page versions
+                     (re-crawls, new pages, deletions, stale versions) through
+                     load --embedded; then a recompute of every batch and the check of the
+                     Fluo-maintained table against it, whose verdict is reported
+          all        all three
+        Every stage needs the recompute of batch 0, so it always runs. Prints a table of
+        the figures (throughput, time, peak heap and peak RSS of this JVM, peak RSS of
+        every process the embedded instance started, input size, machine) and writes it
+        to DIR/bench.json. Exits 0 unless a stage failed (never because of slowness; an
+        inconsistent check after load is a failure).
+
+        options:
+          --pages N        pages of the initial crawl (default 100000)
+          --seed S         the synthetic web's seed (default 1)
+          --deltas K       delta batches for load (default 4)
+          --delta-pages M  page versions per delta batch (default N/20, at least 1)
+          --out DIR        where bench.json goes (default bench-out)
+          --keep           keep the temporary directory (its path is printed)
+        """;
+  }
+
+  @Override
+  public int run(List<String> raw, Cli ctx) throws Exception {
+    Args args =
+        Args.parse(
+            raw, Set.of("pages", "seed", "deltas", "delta-pages", "out"), Set.of("keep"));
+    List<String> pos = args.expectPositionals(1, "what to time: recompute, load, check or all");
+    String what = pos.get(0);
+    if (!Set.of("recompute", "load", "check", "all").contains(what)) {
+      throw new UsageException("bench times recompute, load, check or all, not '" + what + "'");
+    }
+    int pages = args.intValue("pages", 100_000);
+    if (pages < 1) {
+      throw new UsageException("--pages must be at least 1");
+    }
+    long seed;
+    try {
+      seed = Long.parseLong(args.value("seed").orElse("1"));
+    } catch (NumberFormatException e) {
+      throw new UsageException("--seed must be a whole number: " + args.value("seed").get());
+    }
+    int deltas = args.intValue("deltas", 4);
+    int deltaPages = args.intValue("delta-pages", Math.max(1, pages / 20));
+    if (deltas < 1 || deltaPages < 1) {
+      throw new UsageException("--deltas and --delta-pages must be at least 1");
+    }
+    Path out = ctx.userPath(args.value("out").orElse("bench-out"));
+    Files.createDirectories(out);
+    boolean load = what.equals("load") || what.equals("all");
+    boolean check = what.equals("check") || what.equals("all");
+
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("command", "bench " + String.join(" ", raw));
+    report.put("started", Instant.now().toString());
+    report.put("machine", machine());
+    Map<String, Object> input = new LinkedHashMap<>();
+    input.put("pages", pages);
+    input.put("seed", seed);
+    report.put("input", input);
+    Map<String, Map<String, Object>> stages = new LinkedHashMap<>();
+    report.put("stages", stages);
+
+    Path tmp = Files.createTempDirectory("webindex-bench-");
+    boolean failed = false;
+    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
+      String conf = accumulo.connectionFile().toString();
+      Connector conn = accumulo.connector();
+      RunRegistry runs = new RunRegistry(conn, accumulo.config().metaTable());
+      Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
+      Files.createDirectories(batches);
+      SyntheticWeb web = new SyntheticWeb(seed, pages, deltaPages);
+
+      // the input
+      long t = System.nanoTime();
+      long[] gen = GenCommand.writeBatch(web, 0, batches, false);
+      double genSecs = secs(t);
+      input.put("links", gen[0]);
+      input.put("bytes", gen[1]);
+      input.put("genSeconds", round(genSecs));
+      ctx.err().printf(Locale.ROOT, "bench: generated %,d pages, %,d links (%,d bytes) in %.1f s%n",
+          pages, gen[0], gen[1], genSecs);
+
+      // recompute of batch 0, and the floor
+      Map<String, Object> rec = new LinkedHashMap<>();
+      stages.put("recompute", rec);
+      t = System.nanoTime();
+      step(ctx, "recompute", "--conf", conf, "--run", "b0", "--snapshot", "0");
+      double recSecs = secs(t);
+      RunRecord b0 = runs.get("b0").orElseThrow(() -> new IllegalStateException("no run b0"));
+      long cells = countCells(conn, b0.table());
+      rec.put("seconds", round(recSecs));
+      rec.put("pagesPerSecond", Math.round(pages / recSecs));
+      rec.put("cells", cells);
+      rec.put("counters", b0.counters());
+      Map<String, Object> floor = floor(batches.resolve(BatchLayout.dirName(0)), cells, tmp);
+      rec.put("floor", floor);
+      rec.put("ratioToFloor", round(recSecs / (double) floor.get("seconds")));
+      ctx.err().printf(Locale.ROOT,
+          "bench: recompute %.1f s (%,d cells), floor %.1f s%n", recSecs, cells,
+          (double) floor.get("seconds"));
+
+      if (check) {
+        Map<String, Object> chk = new LinkedHashMap<>();
+        stages.put("check", chk);
+        String clone = b0.table() + "_clone";
+        conn.tableOperations().clone(b0.table(), clone, true, Map.of(), Set.of());
+        Path dir = tmp.resolve("check-clone");
+        t = System.nanoTime();
+        int status =
+            step(ctx, "check", "--conf", conf, "--run", "b0", "--actual", clone, "--out",
+                dir.toString());
+        double s = secs(t);
+        JsonNode r = JSON.readTree(dir.resolve("check.json").toFile());
+        chk.put("seconds", round(s));
+        chk.put("cellsCompared", r.path("totals").path("compared").asLong());
+        chk.put("cellsPerSecond", r.path("cellsPerSecond").asDouble());
+        chk.put("mode", r.path("mode").asText());
+        chk.put("verdict", r.path("verdict").asText());
+        failed |= status != 0;
+        ctx.err().printf(Locale.ROOT, "bench: check %.1f s, %s%n", s, r.path("verdict").asText());
+      }
+
+      if (load) {
+        Map<String, Object> ld = new LinkedHashMap<>();
+        stages.put("load", ld);
+        step(ctx, "fluo-init", "--conf", conf, "--run", "b0", "--embedded");
+        long versions = 0;
+        for (int b = 1; b <= deltas; b++) {
+          GenCommand.writeBatch(web, b, batches, false);
+          versions += web.batchSize(b);
+        }
+        t = System.nanoTime();
+        String loaded = stepOutput(ctx, "load", "--conf", conf, "--embedded");
+        double s = secs(t);
+        ld.put("versions", versions);
+        ld.put("seconds", round(s));
+        ld.put("pagesPerSecond", Math.round(versions / s));
+        Matcher m = LOAD_RATE.matcher(loaded);
+        if (m.find()) {
+          ld.put("loaderPagesPerSecond", Long.parseLong(m.group(1)));
+        }
+        ctx.err().printf(Locale.ROOT, "bench: load %,d versions in %.1f s%n", versions, s);
+        // the guard: a recompute of every batch equals what Fluo made of them
+        step(ctx, "recompute", "--conf", conf, "--run", "all", "--snapshot",
+            Integer.toString(deltas));
+        Path dir = tmp.resolve("check-load");
+        int status =
+            step(ctx, "check", "--conf", conf, "--run", "all", "--actual", b0.table(),
+                "--applied", Integer.toString(deltas), "--out", dir.toString());
+        JsonNode r = JSON.readTree(dir.resolve("check.json").toFile());
+        ld.put("verdict", r.path("verdict").asText());
+        failed |= status != 0;
+      }
+      report.put("memory", memory());
+    } catch (StepFailed e) {
+      ctx.err().println("bench: " + e.getMessage());
+      failed = true;
+    } finally {
+      if (args.has("keep")) {
+        ctx.err().println("bench: kept " + tmp);
+      } else {
+        EmbeddedAccumulo.deleteRecursively(tmp);
+      }
+    }
+    report.put("finished", Instant.now().toString());
+    Path json = out.resolve("bench.json");
+    JSON.writeValue(json.toFile(), report);
+    ctx.out().print(table(report));
+    ctx.out().println("figures: " + json);
+    return failed ? Main.FAILED : 0;
+  }
+
+  /** One command in this process, its output kept out of the way; fails the bench if it fails. */
+  private static int step(Cli ctx, String... args) throws StepFailed {
+    return run(ctx, args).status();
+  }
+
+  private static String stepOutput(Cli ctx, String... args) throws StepFailed {
+    return run(ctx, args).out();
+  }
+
+  private record Ran(int status, String out) {}
+
+  private static Ran run(Cli ctx, String... args) throws StepFailed {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(List.of(args), new Cli(ctx.home(), out, err));
+    String o = out.toString(StandardCharsets.UTF_8);
+    if (status != 0 && !(args[0].equals("check") && status == 1)) {
+      throw new StepFailed(
+          String.join(" ", args).replaceAll("--conf \\S+ ", "")
+              + " failed with status "
+              + status
+              + ":\n"
+              + o
+              + err.toString(StandardCharsets.UTF_8));
+    }
+    return new Ran(status, o);
+  }
+
+  /**
+   * The single-pass floor: every input file of the batch parsed once, then as many cells as the
+   * recompute wrote, already sorted, written once to one RFile.
+   */
+  private static Map<String, Object> floor(Path batch, long cells, Path tmp) throws IOException {
+    long t = System.nanoTime();
+    ReadStats stats = new ReadStats();
+    long[] links = {0};
+    PageSink sink =
+        new PageSink() {
+          @Override
+          public void page(Page page) {
+            links[0] += page.links().size();
+          }
+
+          @Override
+          public void reject(Reject reject) {}
+        };
+    try (Stream<Path> files = Files.list(batch)) {
+      for (Path f : files.sorted().toList()) {
+        try (InputStream in = Files.newInputStream(f)) {
+          PageReaders.read(in, f.getFileName().toString(), 0, ReadLimits.DEFAULT, stats, sink);
+        }
+      }
+    }
+    double parse = secs(t);
+    long w = System.nanoTime();
+    Path rfile = tmp.resolve("floor.rf");
+    FileSystem local = FileSystem.getLocal(new Configuration());
+    Value one = new Value("1".getBytes(StandardCharsets.UTF_8));
+    try (RFileWriter writer = RFile.newWriter().to(rfile.toString()).withFileSystem(local).build()) {
+      for (long i = 0; i < cells; i++) {
+        writer.append(new Key(String.format(Locale.ROOT, "p:%015d", i), "page", "incount"), one);
+      }
+    }
+    double write = secs(w);
+    Files.deleteIfExists(rfile);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("seconds", round(parse + write));
+    m.put("parseSeconds", round(parse));
+    m.put("writeSeconds", round(write));
+    m.put("linksParsed", links[0]);
+    return m;
+  }
+
+  private static long countCells(Connector conn, String table) throws Exception {
+    long n = 0;
+    try (Scanner s = conn.createScanner(table, Authorizations.EMPTY)) {
+      for (Map.Entry<Key, Value> ignored : s) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Peak heap and RSS of this JVM, and the peak RSS of every process it started. */
+  private static Map<String, Object> memory() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    long heap = 0;
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
+        heap += p.getPeakUsage().getUsed();
+      }
+    }
+    m.put("thisJvmPeakHeapBytes", heap);
+    m.put("thisJvmMaxHeapBytes", Runtime.getRuntime().maxMemory());
+    peakRss(ProcessHandle.current().pid()).ifPresent(r -> m.put("thisJvmPeakRssBytes", r));
+    Map<String, Long> children = new TreeMap<>();
+    ProcessHandle.current()
+        .descendants()
+        .forEach(
+            p ->
+                peakRss(p.pid())
+                    .ifPresent(r -> children.put(processName(p) + " (pid " + p.pid() + ")", r)));
+    m.put("childPeakRssBytes", children);
+    return m;
+  }
+
+  private static Optional<Long> peakRss(long pid) {
+    try {
+      for (String l : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (l.startsWith("VmHWM:")) {
+          return Optional.of(Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux, or the process ended
+    }
+    return Optional.empty();
+  }
+
+  /** What a child process runs: its main class's simple name and the service it is given. */
+  private static String processName(ProcessHandle p) {
+    try {
+      String[] args =
+          Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).split("\0");
+      for (int i = 0; i < args.length; i++) {
+        if (args[i].matches("(org|io)\\.[a-zA-Z0-9_.]+\\.[A-Z][A-Za-z0-9_]*")) {
+          String main = args[i].substring(args[i].lastIndexOf('.') + 1);
+          return i + 1 < args.length && args[i + 1].matches("[a-z]+")
+              ? main + " " + args[i + 1]
+              : main;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux, or the process ended
+    }
+    return p.info().command().map(c -> Path.of(c).getFileName().toString()).orElse("process");
+  }
+
+  private static Map<String, Object> machine() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("cores", Runtime.getRuntime().availableProcessors());
+    m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    try {
+      for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (l.startsWith("model name")) {
+          m.put("cpu", l.substring(l.indexOf(':') + 1).strip());
+          break;
+        }
+      }
+      for (String l : Files.readAllLines(Path.of("/proc/meminfo"))) {
+        if (l.startsWith("MemTotal:")) {
+          m.put("memoryBytes", Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux: cores and Java only
+    }
+    return m;
+  }
+
+  /** The figures as an aligned table. */
+  @SuppressWarnings("unchecked")
+  static String table(Map<String, Object> r) {
+    List<String[]> rows = new ArrayList<>();
+    Map<String, Object> in = (Map<String, Object>) r.get("input");
+    rows.add(row("input", String.format(Locale.ROOT, "%,d pages, %,d links, %,d MB (seed %s)",
+        in.get("pages"), in.get("links"), (long) in.get("bytes") >> 20, in.get("seed"))));
+    Map<String, Map<String, Object>> stages = (Map<String, Map<String, Object>>) r.get("stages");
+    Map<String, Object> rec = stages.get("recompute");
+    if (rec != null && rec.containsKey("seconds")) {
+      Map<String, Object> f = (Map<String, Object>) rec.get("floor");
+      rows.add(row("recompute", String.format(Locale.ROOT, "%s s, %,d pages/s, %,d cells",
+          rec.get("seconds"), rec.get("pagesPerSecond"), rec.get("cells"))));
+      rows.add(row("  floor", String.format(Locale.ROOT,
+          "%s s (parse %s s, write %s s): recompute is %s x the floor", f.get("seconds"),
+          f.get("parseSeconds"), f.get("writeSeconds"), rec.get("ratioToFloor"))));
+    }
+    Map<String, Object> chk = stages.get("check");
+    if (chk != null && chk.containsKey("seconds")) {
+      rows.add(row("check", String.format(Locale.ROOT, "%s s, %,d cells compared, %s cells/s (%s), %s",
+          chk.get("seconds"), chk.get("cellsCompared"), chk.get("cellsPerSecond"), chk.get("mode"),
+          chk.get("verdict"))));
+    }
+    Map<String, Object> ld = stages.get("load");
+    if (ld != null && ld.containsKey("seconds")) {
+      rows.add(row("load", String.format(Locale.ROOT,
+          "%,d page versions in %s s: %,d pages/s end to end (loader alone %s pages/s), check %s",
+          ld.get("versions"), ld.get("seconds"), ld.get("pagesPerSecond"),
+          ld.getOrDefault("loaderPagesPerSecond", "?"), ld.getOrDefault("verdict", "not run"))));
+    }
+    Map<String, Object> mem = (Map<String, Object>) r.get("memory");
+    if (mem != null) {
+      rows.add(row("memory", String.format(Locale.ROOT, "this JVM: peak heap %,d MB of %,d MB, peak RSS %,d MB",
+          (long) mem.get("thisJvmPeakHeapBytes") >> 20, (long) mem.get("thisJvmMaxHeapBytes") >> 20,
+          (long) mem.getOrDefault("thisJvmPeakRssBytes", 0L) >> 20)));
+      ((Map<String, Long>) mem.get("childPeakRssBytes"))
+          .forEach((k, v) -> rows.add(row("", String.format(Locale.ROOT, "%s: peak RSS %,d MB", k, v >> 20))));
+    }
+    Map<String, Object> mc = (Map<String, Object>) r.get("machine");
+    rows.add(row("machine", mc.get("cores") + " cores, " + mc.getOrDefault("cpu", "?") + ", "
+        + mc.get("java")));
+    StringBuilder sb = new StringBuilder();
+    for (String[] row : rows) {
+      sb.append(String.format(Locale.ROOT, "%-10s %s%n", row[0], row[1]));
+    }
+    return sb.toString();
+  }
+
+  private static String[] row(String name, String value) {
+    return new String[] {name, value};
+  }
+
+  private static double secs(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  private static double round(double d) {
+    return Math.round(d * 10) / 10.0;
+  }
+
+  private static final class StepFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    StepFailed(String m) {
+      super(m);
+    }
+  }
+}
