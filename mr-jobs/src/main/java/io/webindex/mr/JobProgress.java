@@ -76,9 +76,6 @@ public final class JobProgress {
       }
     } catch (IOException | RuntimeException e) {
       return null; // not started yet, or between attempts
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
     }
     return format(job.getJobName(), map, job.getNumReduceTasks() == 0 ? -1 : reduce, records,
         elapsedMillis);
