@@ -1,7 +1,10 @@
 package io.webindex.cli;
 
 import io.webindex.mr.check.CheckTool;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +28,7 @@ final class CheckCommand implements Command {
   public String usage() {
     return """
         usage: bin/webindex check --run ID --actual TABLE [--applied A] [--mode M] [--out DIR]
-                                  [--fluo [--embedded]] [--conf FILE]
+                                  [--fluo [--embedded]] [--conf FILE] [--json]
 
         Compares the query table of batch run ID (the truth) with TABLE (the Fluo-maintained
         table), cell for cell, and checks both tables' invariants (pagecount = rank columns,
@@ -47,6 +50,7 @@ final class CheckCommand implements Command {
           --embedded     with --fluo: run the application's oracle in this process
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)
+          --json         print the report (DIR/check.json) instead of the summary
         """;
   }
 
@@ -56,7 +60,7 @@ final class CheckCommand implements Command {
         Args.parse(
             raw,
             Set.of(Cli.CONF_OPTION, "run", "actual", "applied", "mode", "out"),
-            Set.of("fluo", "embedded"));
+            Set.of("fluo", "embedded", "json"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;
@@ -85,7 +89,16 @@ final class CheckCommand implements Command {
                 .map(o -> ctx.userPath(o).toString())
                 .orElse(ctx.userPath(".").toString())));
     ctx.out().flush();
-    PrintStream out = new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
-    return ToolRunner.run(new Configuration(), new CheckTool(out), toolArgs.toArray(new String[0]));
+    boolean json = args.has("json");
+    PrintStream out =
+        json
+            ? new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8)
+            : new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
+    int status =
+        ToolRunner.run(new Configuration(), new CheckTool(out), toolArgs.toArray(new String[0]));
+    if (json && (status == 0 || status == CheckTool.INCONSISTENT)) {
+      ctx.out().print(Files.readString(Path.of(toolArgs.get(toolArgs.size() - 1), "check.json")));
+    }
+    return status;
   }
 }

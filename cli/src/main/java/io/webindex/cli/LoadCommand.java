@@ -1,8 +1,13 @@
 package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.fluo.BatchApplier;
 import io.webindex.fluo.LoadTool;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +28,7 @@ final class LoadCommand implements Command {
   public String usage() {
     return """
         usage: bin/webindex load [--conf FILE] [--up-to S] [--rate N] [--watch SECONDS] [--embedded]
+                                 [--json]
 
         Applies the batches of the raw page store newer than the application's resume point, in
         order, one Fluo transaction per page version (latest crawl wins inside Fluo), and records
@@ -38,13 +44,16 @@ final class LoadCommand implements Command {
                              new application
           --embedded         run the application's oracle and workers in this process (MiniFluo);
                              without it they must already run (fluo-oracle, fluo-worker)
+          --json             instead of the summary, print one JSON object per round that
+                             applied batches when the command ends: appliedBefore, appliedAfter,
+                             batches, pages, applied, stale, rejected, seconds, pagesPerSecond
         """;
   }
 
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
     Args args =
-        Args.parse(raw, Set.of(Cli.CONF_OPTION, "up-to", "rate", "watch"), Set.of("embedded"));
+        Args.parse(raw, Set.of(Cli.CONF_OPTION, "up-to", "rate", "watch"), Set.of("embedded", "json"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;
@@ -72,14 +81,38 @@ final class LoadCommand implements Command {
     if (watch > 0) {
       Runtime.getRuntime().addShutdownHook(hook);
     }
+    boolean json = args.has("json");
+    List<BatchApplier.Result> rounds;
     try {
-      new LoadTool(ctx.out(), ctx.err())
-          .stopSignal(ctx::awaitStop)
-          .load(cfg, new LoadTool.Options(upTo, rate, watch, args.has("embedded")));
+      rounds =
+          new LoadTool(json ? new PrintWriter(Writer.nullWriter()) : ctx.out(), ctx.err())
+              .stopSignal(ctx::awaitStop)
+              .load(cfg, new LoadTool.Options(upTo, rate, watch, args.has("embedded")));
     } finally {
       done.countDown();
     }
+    if (json) {
+      for (BatchApplier.Result r : rounds) {
+        if (r.batches() > 0) {
+          ctx.out().println(RecomputeCommand.json(round(r)));
+        }
+      }
+    }
     return 0;
+  }
+
+  private static Map<String, Object> round(BatchApplier.Result r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("appliedBefore", r.appliedBefore());
+    m.put("appliedAfter", r.appliedAfter());
+    m.put("batches", r.batches());
+    m.put("pages", r.pages());
+    m.put("applied", r.applied());
+    m.put("stale", r.stale());
+    m.put("rejected", r.rejected());
+    m.put("seconds", r.time().toMillis() / 1000.0);
+    m.put("pagesPerSecond", Math.round(r.pagesPerSecond()));
+    return m;
   }
 
   private static long parseLong(String option, String v) {

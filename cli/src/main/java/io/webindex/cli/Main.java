@@ -7,9 +7,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +53,25 @@ public final class Main {
   }
 
   public static void main(String[] args) {
-    int status = run(Arrays.asList(args), Cli.standard());
+    List<String> list = new ArrayList<>(Arrays.asList(args));
+    boolean verbose = !list.isEmpty() && VERBOSE.contains(list.get(0));
+    if (verbose) {
+      list.remove(0);
+    }
+    quietLogs(verbose);
+    int status = run(list, Cli.standard());
     System.exit(status);
+  }
+
+  private static final Set<String> VERBOSE = Set.of("-v", "--verbose");
+
+  /**
+   * Results go to stdout and the commands' own progress to stderr; webindex's log lines only with
+   * {@code -v} (warnings and errors always). Only for a real process: tests keep their levels.
+   */
+  static void quietLogs(boolean verbose) {
+    org.apache.log4j.Logger.getLogger("io.webindex")
+        .setLevel(verbose ? org.apache.log4j.Level.INFO : org.apache.log4j.Level.WARN);
   }
 
   /** Runs one command line and returns its exit status; never exits the JVM. */
@@ -144,6 +163,7 @@ public final class Main {
     sb.append(
         """
 
+        -v before the command (bin/webindex -v recompute ...) also shows webindex's log lines.
         Commands that read Accumulo take --conf FILE; without it they use
         conf/webindex.properties, else the connection file of a running `bin/webindex dev`
         (work/dev/webindex.properties). See docs/cli.md.

@@ -1,5 +1,8 @@
 package io.webindex.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.store.QueryAnswers;
 import io.webindex.store.QueryService;
 import io.webindex.store.QueryService.DomainAnswer;
 import io.webindex.store.QueryService.Inlink;
@@ -30,7 +33,7 @@ final class QueryCommand implements Command {
         usage: bin/webindex query top              [--table T] [--limit N] [--after CURSOR]
                bin/webindex query domain <domain>  [--table T] [--limit N] [--after CURSOR]
                bin/webindex query inlinks <url>    [--table T] [--limit N] [--after CURSOR]
-               (each also takes --conf FILE)
+               (each also takes --conf FILE and --json)
 
           top               the pages referenced by the most pages, one per line:
                               <count><TAB><url>
@@ -44,19 +47,24 @@ final class QueryCommand implements Command {
                             com.c/page1 works too)
 
         When more results follow, the last line is 'next: --after CURSOR': run the same
-        command with --after CURSOR for the next page.
+        command with --after CURSOR for the next page. With --json the answer is one JSON
+        object instead, the same as the web application's /api/v1 answer (docs/web.md),
+        with "next" the cursor or null.
 
         options:
           --table T         the query table to read (default: the served table)
           --limit N         results per page, 1 to 10000 (default 10)
           --after CURSOR    start after the page that printed this cursor
           --conf FILE       the configuration to use (see bin/webindex help)
+          --json            print the answer as JSON
         """;
   }
 
   @Override
   public int run(List<String> raw, Cli ctx) {
-    Args args = Args.parse(raw, Set.of("table", "limit", "after", Cli.CONF_OPTION), Set.of());
+    Args args =
+        Args.parse(raw, Set.of("table", "limit", "after", Cli.CONF_OPTION), Set.of("json"));
+    boolean json = args.has("json");
     List<String> pos = args.positionals();
     if (pos.isEmpty()) {
       throw new UsageException("missing question: top, domain <domain> or inlinks <url>");
@@ -87,17 +95,26 @@ final class QueryCommand implements Command {
     switch (question) {
       case "top" -> {
         TopAnswer a = service.top(limit, after);
+        if (json) {
+          return printJson(out, QueryAnswers.top(table, a));
+        }
         printRanked(out, a.uris());
         next = a.next();
       }
       case "domain" -> {
         DomainAnswer a = service.domain(subject, limit, after);
+        if (json) {
+          return printJson(out, QueryAnswers.domain(table, a));
+        }
         out.println("domain " + a.domain() + "  pagecount " + a.pageCount());
         printRanked(out, a.uris());
         next = a.next();
       }
       default -> {
         InlinksAnswer a = service.inlinks(subject, limit, after);
+        if (json) {
+          return printJson(out, QueryAnswers.inlinks(table, a));
+        }
         out.println("page " + a.url() + "  incount " + a.incount());
         for (Inlink i : a.inlinks()) {
           out.println(i.url() + "\t" + i.anchor());
@@ -107,6 +124,15 @@ final class QueryCommand implements Command {
     }
     if (next != null) {
       out.println("next: --after " + next);
+    }
+    return 0;
+  }
+
+  private static int printJson(PrintWriter out, Object answer) {
+    try {
+      out.println(new ObjectMapper().writeValueAsString(answer));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the answer as JSON", e);
     }
     return 0;
   }

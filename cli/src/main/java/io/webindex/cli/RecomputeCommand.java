@@ -1,6 +1,10 @@
 package io.webindex.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.mr.RecomputeTool;
+import io.webindex.store.QueryAnswers;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,7 +28,7 @@ final class RecomputeCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex recompute [--conf FILE] [--snapshot S] [--run ID [--restart]]
+        usage: bin/webindex recompute [--conf FILE] [--snapshot S] [--run ID [--restart]] [--json]
 
         Recomputes inlink counts, domain page counts and the t: ranking from every batch <= S of
         the raw page store (webindex.store.root) into a fresh, pre-split table <prefix>_<run>, plus
@@ -38,6 +42,8 @@ final class RecomputeCommand implements Command {
                           a FAILED run of that id is cleaned up and run again
           --restart       also take over a run left RUNNING (its process was killed): its
                           table and work directory are removed first
+          --json          print the run record as JSON (as the web application's /api/v1/runs)
+                          instead of the summary
 
         Exit status: 0 done; 1 a job or the import failed (recorded as FAILED, its table dropped);
         2 a usage or configuration error, missing input, an incomplete batch <= S, or an
@@ -48,7 +54,8 @@ final class RecomputeCommand implements Command {
 
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
-    Args args = Args.parse(raw, Set.of(Cli.CONF_OPTION, "snapshot", "run"), Set.of("restart"));
+    Args args =
+        Args.parse(raw, Set.of(Cli.CONF_OPTION, "snapshot", "run"), Set.of("restart", "json"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;
@@ -65,8 +72,24 @@ final class RecomputeCommand implements Command {
       toolArgs.add("--restart");
     }
     ctx.out().flush();
-    PrintStream out = new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
-    return ToolRunner.run(
-        new Configuration(), new RecomputeTool(out), toolArgs.toArray(new String[0]));
+    boolean json = args.has("json");
+    PrintStream out =
+        json
+            ? new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8)
+            : new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
+    RecomputeTool tool = new RecomputeTool(out);
+    int status = ToolRunner.run(new Configuration(), tool, toolArgs.toArray(new String[0]));
+    if (json && tool.lastRun().isPresent()) {
+      ctx.out().println(json(QueryAnswers.run(tool.lastRun().get())));
+    }
+    return status;
+  }
+
+  static String json(Object value) {
+    try {
+      return new ObjectMapper().writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
   }
 }

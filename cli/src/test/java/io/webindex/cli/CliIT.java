@@ -1,5 +1,7 @@
 package io.webindex.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -105,6 +107,37 @@ class CliIT extends AccumuloITBase {
     assertEquals(0, r.status(), r.toString());
     assertEquals(TOP, r.out());
     assertEquals("", r.err());
+  }
+
+  /** --json: the same answers as one JSON object each (hand-checked against the worked example). */
+  @Test
+  void queryAnswersAsJson() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    Run top = cli("query", "top", "--table", table, "--limit", "2", "--json");
+    assertEquals(0, top.status(), top.toString());
+    JsonNode t = json.readTree(top.out());
+    assertEquals(table, t.path("table").asText());
+    assertEquals(2, t.path("uris").size());
+    assertEquals("http://c.com/", t.path("uris").get(0).path("url").asText());
+    assertEquals("com.c", t.path("uris").get(0).path("uri").asText());
+    assertEquals(3, t.path("uris").get(0).path("urc").asLong());
+    assertEquals("http://b.com/", t.path("uris").get(1).path("url").asText());
+    // the cursor is the one the text form prints
+    Run text = cli("query", "top", "--table", table, "--limit", "2");
+    assertEquals(
+        "next: --after " + t.path("next").asText(), text.lines().get(text.lines().size() - 1));
+
+    JsonNode d = json.readTree(cli("query", "domain", "www.c.com", "--table", table, "--json").out());
+    assertEquals("com.c", d.path("domain").asText());
+    assertEquals(2, d.path("pagecount").asLong());
+    assertEquals(2, d.path("uris").size());
+    assertTrue(d.path("next").isNull());
+
+    JsonNode i = json.readTree(cli("query", "inlinks", "http://c.com/", "--table", table, "--json").out());
+    assertEquals(3, i.path("incount").asLong());
+    assertEquals("http://a.com/page1", i.path("inlinks").get(0).path("url").asText());
+    assertEquals("C from A", i.path("inlinks").get(0).path("anchor").asText());
+    assertEquals(3, i.path("inlinks").size());
   }
 
   @Test

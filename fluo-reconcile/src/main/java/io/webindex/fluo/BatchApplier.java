@@ -122,7 +122,7 @@ public final class BatchApplier {
                 long now = System.nanoTime();
                 if (now - lastReport[0] > 5_000_000_000L) {
                   lastReport[0] = now;
-                  report(b.seq(), count[0], now - batchStart);
+                  report(b.seq(), count[0], now - batchStart, newest(pending) - b.seq() + 1);
                 }
               }
 
@@ -140,7 +140,7 @@ public final class BatchApplier {
       WebindexApp.markApplied(client, b.seq());
       applied = b.seq();
       batches++;
-      report(b.seq(), count[0], System.nanoTime() - batchStart);
+      report(b.seq(), count[0], System.nanoTime() - batchStart, newest(pending) - b.seq());
     }
     return new Result(
         before,
@@ -213,12 +213,17 @@ public final class BatchApplier {
     }
   }
 
-  private void report(long batch, long pages, long nanos) {
+  private static long newest(List<RawPageStore.Batch> pending) {
+    return pending.isEmpty() ? 0 : pending.get(pending.size() - 1).seq();
+  }
+
+  /** A progress line: the batch, pages so far, their rate, and how many batches are still behind. */
+  private void report(long batch, long pages, long nanos, long behind) {
     if (progress != null) {
       double secs = nanos / 1e9;
       progress.printf(
-          "load: batch %d: %d pages in %.1f s (%.0f pages/s)%n",
-          batch, pages, secs, secs == 0 ? 0 : pages / secs);
+          "load: batch %d: %d pages in %.1f s (%.0f pages/s), lag %d batch%s%n",
+          batch, pages, secs, secs == 0 ? 0 : pages / secs, behind, behind == 1 ? "" : "es");
       progress.flush();
     }
   }

@@ -71,7 +71,9 @@ public final class Jobs {
     job.getConfiguration().set(TASK_ERRORS_DIR, dir.toString());
     JobSecrets.scrub(job.getConfiguration());
     beforeSubmit.accept(job);
-    if (!job.waitForCompletion(true)) {
+    job.submit();
+    JobProgress.stderr().watch(job);
+    if (!job.isSuccessful()) {
       throw new JobFailed("job '" + job.getJobName() + "' failed: " + failure(job, fs, dir));
     }
   }

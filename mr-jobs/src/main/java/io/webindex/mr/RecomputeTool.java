@@ -334,6 +334,7 @@ public final class RecomputeTool extends Configured implements Tool {
       record = record.finish(RunRecord.Status.SUCCEEDED, finished, counters, "");
       registry.put(record);
       printSummary(record);
+      lastRun = record;
       return 0;
     } catch (Exception | Error e) {
       String what =
@@ -537,6 +538,13 @@ public final class RecomputeTool extends Configured implements Tool {
       conf.set(key, value);
     }
   }
+
+  /** The record of the run this tool completed last (empty before one succeeded). */
+  public java.util.Optional<RunRecord> lastRun() {
+    return java.util.Optional.ofNullable(lastRun);
+  }
+
+  private RunRecord lastRun;
 
   private void printSummary(RunRecord r) {
     Map<String, Long> c = r.counters();

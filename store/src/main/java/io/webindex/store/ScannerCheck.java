@@ -1,6 +1,6 @@
 package io.webindex.store;
 
-import io.webindex.core.check.CheckAccumulator;
+import io.webindex.core.check.CheckListener;
 import io.webindex.core.check.Exclusions;
 import io.webindex.core.check.InMemoryCheck;
 import io.webindex.core.schema.Cell;
@@ -19,7 +19,7 @@ public final class ScannerCheck {
   private ScannerCheck() {}
 
   public static void run(
-      Connector conn, String expected, String actual, Exclusions skip, CheckAccumulator acc) {
+      Connector conn, String expected, String actual, Exclusions skip, CheckListener acc) {
     try (Scan e = cells(conn, expected, new Range());
         Scan a = cells(conn, actual, new Range())) {
       InMemoryCheck.run(e, a, skip, acc);

@@ -15,6 +15,7 @@ import io.undertow.util.HttpString;
 import io.undertow.util.PathTemplateMatch;
 import io.undertow.util.StatusCodes;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.QueryAnswers;
 import io.webindex.store.QueryService;
 import io.webindex.store.QueryService.DomainAnswer;
 import io.webindex.store.QueryService.InlinksAnswer;
@@ -257,12 +258,7 @@ final class WebApp {
     int limit = WebInput.limit(param(ex, "limit"));
     String after = WebInput.cursor(param(ex, "after"));
     QueryService q = served.service();
-    TopAnswer a = q.top(limit, after);
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("table", q.table());
-    m.put("uris", a.uris());
-    m.put("next", a.next());
-    sendJson(ex, m);
+    sendJson(ex, QueryAnswers.top(q.table(), q.top(limit, after)));
   }
 
   private void apiDomain(HttpServerExchange ex) {
@@ -275,12 +271,14 @@ final class WebApp {
       throw new NotFound("no domain " + domain + " (" + a.domain() + ") in the index");
     }
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("table", q.table());
-    m.put("domain", a.domain());
-    m.put("name", readableDomain(a.domain()));
-    m.put("pagecount", a.pageCount());
-    m.put("uris", a.uris());
-    m.put("next", a.next());
+    QueryAnswers.domain(q.table(), a)
+        .forEach(
+            (k, v) -> {
+              m.put(k, v);
+              if (k.equals("domain")) {
+                m.put("name", readableDomain(a.domain())); // for people: c.com, not com.c
+              }
+            });
     sendJson(ex, m);
   }
 
@@ -318,14 +316,7 @@ final class WebApp {
     if (!a.known()) {
       throw new NotFound("no page " + a.url() + " in the index");
     }
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("table", q.table());
-    m.put("uri", a.uri());
-    m.put("url", a.url());
-    m.put("incount", a.incount());
-    m.put("inlinks", a.inlinks());
-    m.put("next", a.next());
-    sendJson(ex, m);
+    sendJson(ex, QueryAnswers.inlinks(q.table(), a));
   }
 
   private void apiRuns(HttpServerExchange ex) {
@@ -340,20 +331,15 @@ final class WebApp {
     List<Map<String, Object>> runs = new ArrayList<>();
     for (RunRecord r : all) {
       Map<String, Object> m = new LinkedHashMap<>();
-      m.put("id", r.runId());
-      m.put("status", r.status().name());
-      m.put("snapshot", r.snapshot());
-      m.put("table", r.table());
-      m.put("started", r.started().toString());
-      m.put("finished", r.finished() == null ? null : r.finished().toString());
-      m.put(
-          "seconds",
-          r.finished() == null
-              ? null
-              : Duration.between(r.started(), r.finished()).toMillis() / 1000.0);
-      m.put("served", s.isPresent() && s.get().table().equals(r.table()));
-      m.put("counters", new java.util.TreeMap<>(r.counters()));
-      m.put("message", r.message() == null || r.message().isEmpty() ? null : r.message());
+      boolean served = s.isPresent() && s.get().table().equals(r.table());
+      QueryAnswers.run(r)
+          .forEach(
+              (k, v) -> {
+                m.put(k, v);
+                if (k.equals("seconds")) {
+                  m.put("served", served);
+                }
+              });
       runs.add(m);
     }
     Map<String, Object> out = new LinkedHashMap<>();

@@ -16,7 +16,7 @@ public final class InMemoryCheck {
   private InMemoryCheck() {}
 
   public static void run(
-      Iterator<Cell> expected, Iterator<Cell> actual, Exclusions skip, CheckAccumulator acc) {
+      Iterator<Cell> expected, Iterator<Cell> actual, Exclusions skip, CheckListener acc) {
     Map<String, List<UriFact>> expFacts = new HashMap<>();
     Map<String, List<UriFact>> actFacts = new HashMap<>();
     RowInvariants expRows = new RowInvariants(CheckAccumulator.EXPECTED, acc, collect(expFacts));
@@ -41,7 +41,7 @@ public final class InMemoryCheck {
     return f -> facts.computeIfAbsent(f.uri(), u -> new ArrayList<>(3)).add(f);
   }
 
-  private static void check(String table, Map<String, List<UriFact>> facts, CheckAccumulator acc) {
+  private static void check(String table, Map<String, List<UriFact>> facts, CheckListener acc) {
     facts.forEach(
         (uri, fs) -> UriFacts.check(table, uri, fs).forEach(f -> acc.violation(table, f)));
   }

@@ -128,7 +128,9 @@ public final class CheckRunner {
     }
     CheckAccumulator acc = new CheckAccumulator(samplesPerKind);
     if (m == Mode.SCANNER) {
-      ScannerCheck.run(conn, run.table(), actualTable, skip, acc);
+      CheckProgress progress = CheckProgress.stderr(acc);
+      ScannerCheck.run(conn, run.table(), actualTable, skip, progress);
+      progress.done();
     } else {
       mapreduce(run, actualTable, skip, acc);
     }
