@@ -3,12 +3,12 @@ package io.webindex.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.webindex.core.model.Page;
 import io.webindex.core.read.PageReaders;
 import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
-import io.webindex.core.model.Page;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.synth.SyntheticWeb;
 import io.webindex.store.RunRecord;
@@ -45,8 +45,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
- * {@code bin/webindex bench}: the stages timed on the embedded instance, on a synthetic web, through
- * the same commands an operator runs; prints a table of figures and writes them as JSON.
+ * {@code bin/webindex bench}: the stages timed on the embedded instance, on a synthetic web,
+ * through the same commands an operator runs; prints a table of figures and writes them as JSON.
  */
 final class BenchCommand implements Command {
   private static final ObjectMapper JSON =
@@ -100,8 +100,7 @@ final class BenchCommand implements Command {
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
     Args args =
-        Args.parse(
-            raw, Set.of("pages", "seed", "deltas", "delta-pages", "out"), Set.of("keep"));
+        Args.parse(raw, Set.of("pages", "seed", "deltas", "delta-pages", "out"), Set.of("keep"));
     List<String> pos = args.expectPositionals(1, "what to time: recompute, load, check or all");
     String what = pos.get(0);
     if (!Set.of("recompute", "load", "check", "all").contains(what)) {
@@ -155,8 +154,14 @@ final class BenchCommand implements Command {
       input.put("links", gen[0]);
       input.put("bytes", gen[1]);
       input.put("genSeconds", round(genSecs));
-      ctx.err().printf(Locale.ROOT, "bench: generated %,d pages, %,d links (%,d bytes) in %.1f s%n",
-          pages, gen[0], gen[1], genSecs);
+      ctx.err()
+          .printf(
+              Locale.ROOT,
+              "bench: generated %,d pages, %,d links (%,d bytes) in %.1f s%n",
+              pages,
+              gen[0],
+              gen[1],
+              genSecs);
 
       // recompute of batch 0, and the floor
       Map<String, Object> rec = new LinkedHashMap<>();
@@ -173,9 +178,13 @@ final class BenchCommand implements Command {
       Map<String, Object> floor = floor(batches.resolve(BatchLayout.dirName(0)), cells, tmp);
       rec.put("floor", floor);
       rec.put("ratioToFloor", round(recSecs / (double) floor.get("seconds")));
-      ctx.err().printf(Locale.ROOT,
-          "bench: recompute %.1f s (%,d cells), floor %.1f s%n", recSecs, cells,
-          (double) floor.get("seconds"));
+      ctx.err()
+          .printf(
+              Locale.ROOT,
+              "bench: recompute %.1f s (%,d cells), floor %.1f s%n",
+              recSecs,
+              cells,
+              (double) floor.get("seconds"));
 
       if (check) {
         Map<String, Object> chk = new LinkedHashMap<>();
@@ -185,7 +194,16 @@ final class BenchCommand implements Command {
         Path dir = tmp.resolve("check-clone");
         t = System.nanoTime();
         int status =
-            step(ctx, "check", "--conf", conf, "--run", "b0", "--actual", clone, "--out",
+            step(
+                ctx,
+                "check",
+                "--conf",
+                conf,
+                "--run",
+                "b0",
+                "--actual",
+                clone,
+                "--out",
                 dir.toString());
         double s = secs(t);
         JsonNode r = JSON.readTree(dir.resolve("check.json").toFile());
@@ -219,12 +237,30 @@ final class BenchCommand implements Command {
         }
         ctx.err().printf(Locale.ROOT, "bench: load %,d versions in %.1f s%n", versions, s);
         // the guard: a recompute of every batch equals what Fluo made of them
-        step(ctx, "recompute", "--conf", conf, "--run", "all", "--snapshot",
+        step(
+            ctx,
+            "recompute",
+            "--conf",
+            conf,
+            "--run",
+            "all",
+            "--snapshot",
             Integer.toString(deltas));
         Path dir = tmp.resolve("check-load");
         int status =
-            step(ctx, "check", "--conf", conf, "--run", "all", "--actual", b0.table(),
-                "--applied", Integer.toString(deltas), "--out", dir.toString());
+            step(
+                ctx,
+                "check",
+                "--conf",
+                conf,
+                "--run",
+                "all",
+                "--actual",
+                b0.table(),
+                "--applied",
+                Integer.toString(deltas),
+                "--out",
+                dir.toString());
         JsonNode r = JSON.readTree(dir.resolve("check.json").toFile());
         ld.put("verdict", r.path("verdict").asText());
         failed |= status != 0;
@@ -306,7 +342,8 @@ final class BenchCommand implements Command {
     Path rfile = tmp.resolve("floor.rf");
     FileSystem local = FileSystem.getLocal(new Configuration());
     Value one = new Value("1".getBytes(StandardCharsets.UTF_8));
-    try (RFileWriter writer = RFile.newWriter().to(rfile.toString()).withFileSystem(local).build()) {
+    try (RFileWriter writer =
+        RFile.newWriter().to(rfile.toString()).withFileSystem(local).build()) {
       for (long i = 0; i < cells; i++) {
         writer.append(new Key(String.format(Locale.ROOT, "p:%015d", i), "page", "incount"), one);
       }
@@ -413,42 +450,89 @@ final class BenchCommand implements Command {
   static String table(Map<String, Object> r) {
     List<String[]> rows = new ArrayList<>();
     Map<String, Object> in = (Map<String, Object>) r.get("input");
-    rows.add(row("input", String.format(Locale.ROOT, "%,d pages, %,d links, %,d MB (seed %s)",
-        in.get("pages"), in.get("links"), (long) in.get("bytes") >> 20, in.get("seed"))));
+    rows.add(
+        row(
+            "input",
+            String.format(
+                Locale.ROOT,
+                "%,d pages, %,d links, %,d MB (seed %s)",
+                in.get("pages"),
+                in.get("links"),
+                (long) in.get("bytes") >> 20,
+                in.get("seed"))));
     Map<String, Map<String, Object>> stages = (Map<String, Map<String, Object>>) r.get("stages");
     Map<String, Object> rec = stages.get("recompute");
     if (rec != null && rec.containsKey("seconds")) {
       Map<String, Object> f = (Map<String, Object>) rec.get("floor");
-      rows.add(row("recompute", String.format(Locale.ROOT, "%s s, %,d pages/s, %,d cells",
-          rec.get("seconds"), rec.get("pagesPerSecond"), rec.get("cells"))));
-      rows.add(row("  floor", String.format(Locale.ROOT,
-          "%s s (parse %s s, write %s s): recompute is %s x the floor", f.get("seconds"),
-          f.get("parseSeconds"), f.get("writeSeconds"), rec.get("ratioToFloor"))));
+      rows.add(
+          row(
+              "recompute",
+              String.format(
+                  Locale.ROOT,
+                  "%s s, %,d pages/s, %,d cells",
+                  rec.get("seconds"),
+                  rec.get("pagesPerSecond"),
+                  rec.get("cells"))));
+      rows.add(
+          row(
+              "  floor",
+              String.format(
+                  Locale.ROOT,
+                  "%s s (parse %s s, write %s s): recompute is %s x the floor",
+                  f.get("seconds"),
+                  f.get("parseSeconds"),
+                  f.get("writeSeconds"),
+                  rec.get("ratioToFloor"))));
     }
     Map<String, Object> chk = stages.get("check");
     if (chk != null && chk.containsKey("seconds")) {
-      rows.add(row("check", String.format(Locale.ROOT, "%s s, %,d cells compared, %s cells/s (%s), %s",
-          chk.get("seconds"), chk.get("cellsCompared"), chk.get("cellsPerSecond"), chk.get("mode"),
-          chk.get("verdict"))));
+      rows.add(
+          row(
+              "check",
+              String.format(
+                  Locale.ROOT,
+                  "%s s, %,d cells compared, %s cells/s (%s), %s",
+                  chk.get("seconds"),
+                  chk.get("cellsCompared"),
+                  chk.get("cellsPerSecond"),
+                  chk.get("mode"),
+                  chk.get("verdict"))));
     }
     Map<String, Object> ld = stages.get("load");
     if (ld != null && ld.containsKey("seconds")) {
-      rows.add(row("load", String.format(Locale.ROOT,
-          "%,d page versions in %s s: %,d pages/s end to end (loader alone %s pages/s), check %s",
-          ld.get("versions"), ld.get("seconds"), ld.get("pagesPerSecond"),
-          ld.getOrDefault("loaderPagesPerSecond", "?"), ld.getOrDefault("verdict", "not run"))));
+      rows.add(
+          row(
+              "load",
+              String.format(
+                  Locale.ROOT,
+                  "%,d page versions in %s s: %,d pages/s end to end (loader alone %s pages/s), check %s",
+                  ld.get("versions"),
+                  ld.get("seconds"),
+                  ld.get("pagesPerSecond"),
+                  ld.getOrDefault("loaderPagesPerSecond", "?"),
+                  ld.getOrDefault("verdict", "not run"))));
     }
     Map<String, Object> mem = (Map<String, Object>) r.get("memory");
     if (mem != null) {
-      rows.add(row("memory", String.format(Locale.ROOT, "this JVM: peak heap %,d MB of %,d MB, peak RSS %,d MB",
-          (long) mem.get("thisJvmPeakHeapBytes") >> 20, (long) mem.get("thisJvmMaxHeapBytes") >> 20,
-          (long) mem.getOrDefault("thisJvmPeakRssBytes", 0L) >> 20)));
+      rows.add(
+          row(
+              "memory",
+              String.format(
+                  Locale.ROOT,
+                  "this JVM: peak heap %,d MB of %,d MB, peak RSS %,d MB",
+                  (long) mem.get("thisJvmPeakHeapBytes") >> 20,
+                  (long) mem.get("thisJvmMaxHeapBytes") >> 20,
+                  (long) mem.getOrDefault("thisJvmPeakRssBytes", 0L) >> 20)));
       ((Map<String, Long>) mem.get("childPeakRssBytes"))
-          .forEach((k, v) -> rows.add(row("", String.format(Locale.ROOT, "%s: peak RSS %,d MB", k, v >> 20))));
+          .forEach(
+              (k, v) ->
+                  rows.add(row("", String.format(Locale.ROOT, "%s: peak RSS %,d MB", k, v >> 20))));
     }
     Map<String, Object> mc = (Map<String, Object>) r.get("machine");
-    rows.add(row("machine", mc.get("cores") + " cores, " + mc.getOrDefault("cpu", "?") + ", "
-        + mc.get("java")));
+    rows.add(
+        row(
+            "machine",
+            mc.get("cores") + " cores, " + mc.getOrDefault("cpu", "?") + ", " + mc.get("java")));
     StringBuilder sb = new StringBuilder();
     for (String[] row : rows) {
       sb.append(String.format(Locale.ROOT, "%-10s %s%n", row[0], row[1]));

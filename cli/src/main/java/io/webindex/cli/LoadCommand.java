@@ -53,7 +53,8 @@ final class LoadCommand implements Command {
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
     Args args =
-        Args.parse(raw, Set.of(Cli.CONF_OPTION, "up-to", "rate", "watch"), Set.of("embedded", "json"));
+        Args.parse(
+            raw, Set.of(Cli.CONF_OPTION, "up-to", "rate", "watch"), Set.of("embedded", "json"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;

@@ -62,8 +62,7 @@ final class QueryCommand implements Command {
 
   @Override
   public int run(List<String> raw, Cli ctx) {
-    Args args =
-        Args.parse(raw, Set.of("table", "limit", "after", Cli.CONF_OPTION), Set.of("json"));
+    Args args = Args.parse(raw, Set.of("table", "limit", "after", Cli.CONF_OPTION), Set.of("json"));
     boolean json = args.has("json");
     List<String> pos = args.positionals();
     if (pos.isEmpty()) {

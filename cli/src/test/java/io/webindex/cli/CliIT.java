@@ -1,11 +1,11 @@
 package io.webindex.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
@@ -127,13 +127,15 @@ class CliIT extends AccumuloITBase {
     assertEquals(
         "next: --after " + t.path("next").asText(), text.lines().get(text.lines().size() - 1));
 
-    JsonNode d = json.readTree(cli("query", "domain", "www.c.com", "--table", table, "--json").out());
+    JsonNode d =
+        json.readTree(cli("query", "domain", "www.c.com", "--table", table, "--json").out());
     assertEquals("com.c", d.path("domain").asText());
     assertEquals(2, d.path("pagecount").asLong());
     assertEquals(2, d.path("uris").size());
     assertTrue(d.path("next").isNull());
 
-    JsonNode i = json.readTree(cli("query", "inlinks", "http://c.com/", "--table", table, "--json").out());
+    JsonNode i =
+        json.readTree(cli("query", "inlinks", "http://c.com/", "--table", table, "--json").out());
     assertEquals(3, i.path("incount").asLong());
     assertEquals("http://a.com/page1", i.path("inlinks").get(0).path("url").asText());
     assertEquals("C from A", i.path("inlinks").get(0).path("anchor").asText());

@@ -217,7 +217,9 @@ public final class BatchApplier {
     return pending.isEmpty() ? 0 : pending.get(pending.size() - 1).seq();
   }
 
-  /** A progress line: the batch, pages so far, their rate, and how many batches are still behind. */
+  /**
+   * A progress line: the batch, pages so far, their rate, and how many batches are still behind.
+   */
   private void report(long batch, long pages, long nanos, long behind) {
     if (progress != null) {
       double secs = nanos / 1e9;

@@ -77,8 +77,8 @@ public final class JobProgress {
     } catch (IOException | RuntimeException e) {
       return null; // not started yet, or between attempts
     }
-    return format(job.getJobName(), map, job.getNumReduceTasks() == 0 ? -1 : reduce, records,
-        elapsedMillis);
+    return format(
+        job.getJobName(), map, job.getNumReduceTasks() == 0 ? -1 : reduce, records, elapsedMillis);
   }
 
   /** {@code <job>: map 100% reduce 37%, 1,234,567 records in (210,345/s), 12 s left}. */
