@@ -46,7 +46,8 @@ final class CheckCommand implements Command {
           --out DIR      where the reports go (default: the working directory)
           --fluo         also compare the Fluo table (of the application maintaining the served
                          table) with the run's Fluo seed; needs the application to have applied
-                         exactly the run's batches, and its oracle running
+                         exactly the run's batches, and its oracle running (without one it
+                         stops at once, exit status 2, naming what to start)
           --embedded     with --fluo: run the application's oracle in this process
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)

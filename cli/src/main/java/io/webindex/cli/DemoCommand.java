@@ -7,8 +7,8 @@ import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
 import io.webindex.fluo.BatchApplier;
-import io.webindex.fluo.SeedCheck;
-import io.webindex.fluo.WebindexApp;
+import io.webindex.fluo.Cutover;
+import io.webindex.fluo.FluoInitTool;
 import io.webindex.mr.RecomputeTool;
 import io.webindex.mr.check.CheckRunner;
 import io.webindex.mr.check.CheckTool;
@@ -33,10 +33,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.fluo.api.client.FluoClient;
-import org.apache.fluo.api.client.FluoFactory;
-import org.apache.fluo.api.config.FluoConfiguration;
-import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -176,35 +172,39 @@ final class DemoCommand implements Command {
       WebindexConfig cfg = accumulo.config();
       RunRegistry runs = new RunRegistry(conn, cfg.metaTable());
 
+      // the steps are the operator's commands' entry points: recompute, fluo-init --embedded,
+      // recompute, check --fluo --embedded
       // 1. the batch run Fluo starts from: batch 0 only
       RunRecord base = recompute(accumulo, progress, "base", 0, runs);
-      // 2. the Fluo application, started from that run, applies the deltas to base's table
-      FluoConfiguration fc = WebindexApp.initializeFromRun(cfg, base, new Configuration());
-      BatchApplier.Result applied;
-      RunRecord batch;
-      CheckReport.SeedComparison seed;
-      try (MiniFluo fluo = WebindexApp.startEmbedded(fc, tmp.resolve("fluo"), 4);
-          FluoClient client = FluoFactory.newClient(fluo.getClientConfiguration())) {
-        applied = new BatchApplier(client, cfg, new Configuration(), ctx.err()).applyPending(null);
-        fluo.waitForObservers();
-        ctx.err()
-            .printf(
-                "demo: Fluo applied %d batches (%d page versions, %d stale) in %d ms%n",
-                applied.batches(), applied.pages(), applied.stale(), applied.time().toMillis());
-        // 3. the batch truth: every batch recomputed; its seed is what the Fluo table must be
-        batch = recompute(accumulo, progress, "batch", deltas.size(), runs);
-        seed = SeedCheck.compare(client, batch.seedDir(), new Configuration());
-      }
+      // 2. the Fluo application, started from that run, applies the deltas to base's table (run
+      // embedded until idle), which becomes the served table
+      Cutover.Result init =
+          new Cutover(cfg, new Configuration(), ctx.err())
+              .run(FluoInitTool.options(cfg, base.runId(), true, false, Cutover.WORKER_WAIT));
+      BatchApplier.Result applied = init.caughtUp();
+      ctx.err()
+          .printf(
+              "demo: Fluo applied %d batches (%d page versions, %d stale) in %d ms%n",
+              applied.batches(), applied.pages(), applied.stale(), applied.time().toMillis());
+      // 3. the batch truth: every batch recomputed; its seed is what the Fluo table must be
+      RunRecord batch = recompute(accumulo, progress, "batch", deltas.size(), runs);
       writeDump(conn, base.table(), out.resolve(INCREMENTAL_DUMP), ctx);
       writeDump(conn, batch.table(), out.resolve(BATCH_DUMP), ctx);
       printAnswers(new QueryService(conn, base.table()), ctx.out());
 
       // 4. the consistency check: the batch table against the Fluo-maintained one, and the Fluo
       // table against the batch run's seed
-      CheckReport r =
-          new CheckRunner(cfg, conn, new Configuration())
-              .run(batch, base.table(), applied.appliedAfter(), CheckRunner.Mode.AUTO);
-      CheckReport report = CheckTool.withSeed(r, seed);
+      CheckReport report =
+          CheckTool.check(
+              cfg,
+              new Configuration(),
+              new CheckTool.Options(
+                  batch.runId(),
+                  base.table(),
+                  init.appliedAfter(),
+                  CheckRunner.Mode.AUTO,
+                  true,
+                  true));
       CheckTool.write(report, out);
       ctx.err().println(CheckReportConsole.summary(report));
       ctx.out()
@@ -221,8 +221,7 @@ final class DemoCommand implements Command {
                   + out.resolve("check.html")
                   + ")");
       if (serve) {
-        // the live table becomes the served one, as fluo-init would make it on a cluster
-        runs.serve(base, cfg.fluoApp());
+        // fluo-init made the live table the served one
         WebOptions options = WebOptions.local(port).withChecksDir(out);
         try (FluoLagProbe lag = new FluoLagProbe(cfg);
             WebServer server = WebServer.start(options, conn, cfg, lag)) {

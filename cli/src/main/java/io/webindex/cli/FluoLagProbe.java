@@ -1,7 +1,7 @@
 package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.fluo.WebindexApp;
+import io.webindex.fluo.FluoSession;
 import io.webindex.store.RawPageStore;
 import io.webindex.web.FluoLag;
 import java.io.IOException;
@@ -13,16 +13,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.fluo.api.client.FluoClient;
-import org.apache.fluo.api.client.FluoFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
  * The lag of the Fluo application for {@code serve}'s health answer: its resume point read in a
  * Fluo snapshot, against the newest complete batch of the raw page store. Each probe has a time
- * limit (a Fluo application whose oracle is not running cannot give a snapshot), and an answer is
- * reused for a few seconds.
+ * limit (a Fluo application whose oracle does not answer cannot give a snapshot; one with no oracle
+ * at all is reported at once), and an answer is reused for a few seconds. The Fluo side is {@link
+ * FluoSession#applied}.
  */
 final class FluoLagProbe implements FluoLag, AutoCloseable {
   static final Duration TIME_LIMIT = Duration.ofSeconds(3);
@@ -61,6 +60,8 @@ final class FluoLagProbe implements FluoLag, AutoCloseable {
       error = "cannot list the batches of " + cfg.storeRoot() + ": " + e.getMessage();
     }
     Long applied = null;
+    // no oracle: refused at once (FluoSession.NotRunning); an oracle that does not answer: the
+    // time limit
     Future<Long> f = pool.submit(() -> readApplied(app));
     try {
       applied = f.get(TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -73,7 +74,10 @@ final class FluoLagProbe implements FluoLag, AutoCloseable {
               + TIME_LIMIT.toSeconds()
               + " s (is its oracle running?)";
     } catch (ExecutionException e) {
-      error = "cannot read the resume point of " + app + ": " + e.getCause().getMessage();
+      error =
+          e.getCause() instanceof FluoSession.NotRunning
+              ? "no oracle of the Fluo application " + app + " runs: it gives no snapshot"
+              : "cannot read the resume point of " + app + ": " + e.getCause().getMessage();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       error = "interrupted";
@@ -104,9 +108,7 @@ final class FluoLagProbe implements FluoLag, AutoCloseable {
   }
 
   private long readApplied(String app) {
-    try (FluoClient client = FluoFactory.newClient(WebindexApp.connection(cfg, app))) {
-      return WebindexApp.applied(client);
-    }
+    return FluoSession.applied(cfg, app);
   }
 
   @Override

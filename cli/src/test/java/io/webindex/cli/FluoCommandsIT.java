@@ -53,6 +53,20 @@ class FluoCommandsIT extends AccumuloITBase {
     assertTrue(live.out().contains("p:com.a/page1\tinlinks:com.c\tA\n"), live.out());
     assertTrue(!live.out().contains("p:com.b\tpage:cur"), "b.com deleted");
 
+    // without --embedded and with no oracle running, load refuses at once (a Fluo client would
+    // wait for the oracle forever)
+    Run noOracle = Run.of(tmp, "load", "--conf", c);
+    assertEquals(2, noOracle.status(), noOracle.toString());
+    assertEquals(
+        "webindex: no oracle of Fluo application "
+            + prefix
+            + " runs: start its oracle and workers (`bin/webindex fluo-oracle --app "
+            + prefix
+            + "` and `bin/webindex fluo-worker --app "
+            + prefix
+            + "`, see docs/fluo.md), or pass --embedded to run them in this process\n",
+        noOracle.err());
+
     Run bad = Run.of(tmp, "fluo-init", "--conf", c, "--run", "nope");
     assertEquals(2, bad.status());
   }

@@ -16,10 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.fluo.api.client.FluoClient;
-import org.apache.fluo.api.client.FluoFactory;
-import org.apache.fluo.api.config.FluoConfiguration;
-import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -46,7 +42,10 @@ public final class Cutover {
       boolean retention,
       Duration workerWait) {}
 
-  /** What happened. */
+  /**
+   * What happened. {@code caughtUp} is what the catch-up applied, null when none ran (no batch was
+   * pending for an application running elsewhere, or it waits for its processes).
+   */
   public record Result(
       RunRecord run,
       String app,
@@ -57,7 +56,8 @@ public final class Cutover {
       String previousTable,
       String previousApp,
       List<String> dropped,
-      String waiting) {}
+      String waiting,
+      BatchApplier.Result caughtUp) {}
 
   /** How long a cut-over without {@code --embedded} waits for the application's workers. */
   public static final Duration WORKER_WAIT = Duration.ofSeconds(20);
@@ -143,7 +143,8 @@ public final class Cutover {
           previousTable,
           previousApp,
           List.of(),
-          c.waiting());
+          c.waiting(),
+          c.batches());
     }
     RunRegistry.Served now;
     boolean alreadyServed =
@@ -175,7 +176,8 @@ public final class Cutover {
         previousTable,
         previousApp,
         dropped,
-        null);
+        null,
+        c.batches());
   }
 
   /** An application started from this run, whose initialisation completed and that still exists. */
@@ -197,58 +199,44 @@ public final class Cutover {
     return b.isEmpty() ? -1 : b.get(b.size() - 1).seq();
   }
 
-  private record CatchUp(long applied, String waiting) {}
+  private record CatchUp(long applied, BatchApplier.Result batches, String waiting) {}
 
   private CatchUp catchUp(String app, long snapshot, boolean embedded, long newest, Duration wait)
       throws IOException {
-    FluoConfiguration fc = WebindexApp.connection(cfg, app);
     if (embedded) {
-      java.nio.file.Path dataDir = Files.createTempDirectory("webindex-fluo-");
-      try (MiniFluo mini = WebindexApp.startEmbedded(fc, dataDir, 4);
-          FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
-        BatchApplier.Result r = new BatchApplier(client, cfg, hadoop, progress).applyPending(null);
-        mini.waitForObservers();
-        return new CatchUp(r.appliedAfter(), null);
-      } finally {
-        deleteRecursively(dataDir);
+      try (FluoSession fluo = FluoSession.embedded(cfg, app, FluoSession.WORKER_THREADS)) {
+        BatchApplier.Result r =
+            new BatchApplier(fluo.client(), cfg, hadoop, progress).applyPending(null);
+        fluo.awaitIdle();
+        return new CatchUp(r.appliedAfter(), r, null);
       }
     }
     if (newest <= snapshot) {
       // no batch after the run's snapshot: nothing to catch up (the seed's resume point is the
       // snapshot, and an application of the run applied no batch the store does not hold)
-      return new CatchUp(snapshot, null);
+      return new CatchUp(snapshot, null, null);
     }
     // a Fluo client needs the oracle for every read: never block on one that does not run
-    WebindexApp.Processes p = waitForProcesses(app, wait);
+    WebindexApp.Processes p = FluoSession.awaitProcesses(cfg, app, wait);
     if (!p.oracle() || p.workers() == 0) {
       return new CatchUp(
           -1,
+          null,
           String.format(
               "Fluo application %s must catch up to batch %d (its run's snapshot is %d), and %s:"
-                  + " start its oracle and workers (`bin/webindex fluo-oracle --app %s` and"
-                  + " `bin/webindex fluo-worker --app %s`, see docs/fluo.md), then run this"
-                  + " command again: it resumes from here. The served table is unchanged.",
-              app, newest, snapshot, !p.oracle() ? "no oracle runs" : "no worker runs", app, app));
+                  + " %s, then run this command again: it resumes from here. The served table is"
+                  + " unchanged.",
+              app,
+              newest,
+              snapshot,
+              !p.oracle() ? "no oracle runs" : "no worker runs",
+              FluoSession.startHint(app)));
     }
-    try (FluoClient client = FluoFactory.newClient(fc)) {
-      BatchApplier.Result r = new BatchApplier(client, cfg, hadoop, progress).applyPending(null);
-      return new CatchUp(r.appliedAfter(), null);
+    try (FluoSession fluo = FluoSession.running(cfg, app)) {
+      BatchApplier.Result r =
+          new BatchApplier(fluo.client(), cfg, hadoop, progress).applyPending(null);
+      return new CatchUp(r.appliedAfter(), r, null);
     }
-  }
-
-  private WebindexApp.Processes waitForProcesses(String app, Duration wait) {
-    Instant until = Instant.now().plus(wait);
-    WebindexApp.Processes p = WebindexApp.processes(cfg, app);
-    while ((!p.oracle() || p.workers() == 0) && Instant.now().isBefore(until)) {
-      try {
-        Thread.sleep(500);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-      p = WebindexApp.processes(cfg, app);
-    }
-    return p;
   }
 
   /**

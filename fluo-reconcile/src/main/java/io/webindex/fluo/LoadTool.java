@@ -7,17 +7,12 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.fluo.api.client.FluoClient;
-import org.apache.fluo.api.client.FluoFactory;
-import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
@@ -151,25 +146,8 @@ public final class LoadTool extends Configured implements Tool {
   private String loadInto(
       String app, WebindexConfig cfg, Connector conn, Options o, List<BatchApplier.Result> rounds)
       throws Exception {
-    if (!o.embedded() && !WebindexApp.processes(cfg, app).oracle()) {
-      // a Fluo client waits for the oracle forever: say what must run instead
-      throw new StoreException(
-          "no oracle of Fluo application "
-              + app
-              + " runs: start its oracle and workers (`bin/webindex fluo-oracle --app "
-              + app
-              + "` and `bin/webindex fluo-worker --app "
-              + app
-              + "`, see docs/fluo.md), or pass --embedded to run them in this process");
-    }
-    Path dataDir = o.embedded() ? Files.createTempDirectory("webindex-fluo-") : null;
-    try (MiniFluo mini =
-            o.embedded()
-                ? WebindexApp.startEmbedded(WebindexApp.connection(cfg, app), dataDir, 4)
-                : null;
-        FluoClient client =
-            FluoFactory.newClient(
-                mini != null ? mini.getClientConfiguration() : WebindexApp.connection(cfg, app))) {
+    // without --embedded: refuses at once when no oracle runs (a client would wait for it forever)
+    try (FluoSession fluo = FluoSession.open(cfg, app, o.embedded())) {
       do {
         String served = WebindexApp.currentApp(cfg, conn);
         if (!served.equals(app)) {
@@ -180,18 +158,15 @@ public final class LoadTool extends Configured implements Tool {
                   + " following it%n",
               served, app);
           err.flush();
-          if (mini != null) {
-            mini.waitForObservers();
-          }
+          fluo.awaitIdle();
           return served;
         }
         BatchApplier.Result r =
-            new BatchApplier(client, cfg, getConf() == null ? new Configuration() : getConf(), err)
+            new BatchApplier(
+                    fluo.client(), cfg, getConf() == null ? new Configuration() : getConf(), err)
                 .rateLimit(o.rate())
                 .applyPending(o.upTo());
-        if (mini != null) {
-          mini.waitForObservers();
-        }
+        fluo.awaitIdle();
         rounds.add(r);
         if (r.batches() == 0 && o.watchSeconds() == 0) {
           out.printf("nothing to apply: every batch up to %d is applied%n", r.appliedAfter());
@@ -209,10 +184,6 @@ public final class LoadTool extends Configured implements Tool {
         }
         out.flush();
       } while (o.watchSeconds() > 0 && !stopSignal.await(o.watchSeconds() * 1000L));
-    } finally {
-      if (dataDir != null) {
-        Cutover.deleteRecursively(dataDir);
-      }
     }
     return null;
   }

@@ -5,6 +5,7 @@ import io.webindex.core.check.CheckReportConsole;
 import io.webindex.core.check.CheckReportHtml;
 import io.webindex.core.check.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.fluo.FluoSession;
 import io.webindex.fluo.SeedCheck;
 import io.webindex.fluo.WebindexApp;
 import io.webindex.store.AccumuloConnections;
@@ -20,26 +21,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.fluo.api.client.FluoClient;
-import org.apache.fluo.api.client.FluoFactory;
-import org.apache.fluo.api.config.FluoConfiguration;
-import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code check}: compares a batch run's table with the Fluo-maintained table and checks both
@@ -56,7 +49,6 @@ import org.slf4j.LoggerFactory;
  * </pre>
  */
 public final class CheckTool extends Configured implements Tool {
-  private static final Logger log = LoggerFactory.getLogger(CheckTool.class);
   public static final int INCONSISTENT = 1;
   public static final int USAGE = 2;
 
@@ -102,27 +94,18 @@ public final class CheckTool extends Configured implements Tool {
     }
     WebindexConfig cfg =
         ToolConfig.load(getConf(), o.get("webindex-conf"), "webindex.mr.", "webindex.check.");
-    Connector conn = AccumuloConnections.connect(cfg);
-    RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
-    String actual = o.containsKey("served") ? servedTable(registry, cfg) : o.get("actual");
-    RunRecord run =
-        registry
-            .get(o.get("run"))
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "no run " + o.get("run") + " in " + cfg.metaTable()));
-    long applied = o.containsKey("applied") ? Long.parseLong(o.get("applied")) : run.snapshot();
-    CheckRunner.Mode mode =
-        CheckRunner.Mode.valueOf(o.getOrDefault("mode", "auto").toUpperCase(Locale.ROOT));
+    CheckReport report =
+        check(
+            cfg,
+            getConf(),
+            new Options(
+                o.get("run"),
+                o.containsKey("served") ? null : o.get("actual"),
+                o.containsKey("applied") ? Long.parseLong(o.get("applied")) : null,
+                CheckRunner.Mode.valueOf(o.getOrDefault("mode", "auto").toUpperCase(Locale.ROOT)),
+                o.containsKey("fluo"),
+                o.containsKey("embedded")));
     Configuration conf = new Configuration(getConf());
-    conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
-    CheckReport report = new CheckRunner(cfg, conn, conf).run(run, actual, applied, mode);
-    if (o.containsKey("fluo")) {
-      report =
-          withSeed(
-              report, seedComparison(cfg, conn, conf, run, applied, o.containsKey("embedded")));
-    }
     String outDir = o.getOrDefault("out", ".");
     if (HADOOP_URI.matcher(outDir).matches()) {
       write(report, new org.apache.hadoop.fs.Path(outDir), conf);
@@ -132,6 +115,49 @@ public final class CheckTool extends Configured implements Tool {
     out.println(CheckReportConsole.summary(report));
     out.flush();
     return report.consistent() ? 0 : INCONSISTENT;
+  }
+
+  /**
+   * What to check: run {@code runId}'s table against {@code actual} (null: the served table), with
+   * the Fluo application's resume point {@code applied} (null: the run's snapshot); with {@code
+   * fluo} also the Fluo table against the run's seed, through the application running elsewhere or,
+   * with {@code embedded}, run in this process.
+   */
+  public record Options(
+      String runId,
+      String actual,
+      Long applied,
+      CheckRunner.Mode mode,
+      boolean fluo,
+      boolean embedded) {}
+
+  /**
+   * The typed entry point: the consistency check as {@code check} runs it, without writing or
+   * printing the report.
+   *
+   * @throws IllegalArgumentException for a run, table or option that cannot be checked
+   * @throws StoreException when Accumulo fails, or (with {@code fluo} and without {@code embedded})
+   *     no oracle of the application runs
+   */
+  public static CheckReport check(WebindexConfig cfg, Configuration hadoop, Options o)
+      throws Exception {
+    Connector conn = AccumuloConnections.connect(cfg);
+    RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
+    String actual = o.actual() == null ? servedTable(registry, cfg) : o.actual();
+    RunRecord run =
+        registry
+            .get(o.runId())
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException("no run " + o.runId() + " in " + cfg.metaTable()));
+    long applied = o.applied() != null ? o.applied() : run.snapshot();
+    Configuration conf = new Configuration(hadoop);
+    conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
+    CheckReport report = new CheckRunner(cfg, conn, conf).run(run, actual, applied, o.mode());
+    if (o.fluo()) {
+      report = withSeed(report, seedComparison(cfg, conn, conf, run, applied, o.embedded()));
+    }
+    return report;
   }
 
   /**
@@ -215,40 +241,13 @@ public final class CheckTool extends Configured implements Tool {
               + applied
               + ")");
     }
-    FluoConfiguration fc = WebindexApp.connection(cfg, WebindexApp.currentApp(cfg, conn));
-    if (!embedded) {
-      try (FluoClient client = FluoFactory.newClient(fc)) {
-        return SeedCheck.compare(client, run.seedDir(), conf);
-      }
-    }
-    Path dir = Files.createTempDirectory("webindex-check-fluo-");
-    try (MiniFluo mini = WebindexApp.startEmbedded(fc, dir, 1);
-        FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
-      mini.waitForObservers();
-      return SeedCheck.compare(client, run.seedDir(), conf);
-    } finally {
-      deleteRecursively(dir);
-    }
-  }
-
-  /** Deletes a local directory tree; what cannot be deleted is logged, never thrown. */
-  static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths
-          .sorted(Comparator.reverseOrder())
-          .forEach(
-              p -> {
-                try {
-                  Files.deleteIfExists(p);
-                } catch (IOException e) {
-                  log.warn("could not delete {}: {}", p, e.toString());
-                }
-              });
-    } catch (IOException | UncheckedIOException e) {
-      log.warn("could not delete {}: {}", dir, e.toString());
+    // the application that maintains the served table; embedded, it first finishes its pending
+    // notifications (the session waits for its observers)
+    String app = WebindexApp.currentApp(cfg, conn);
+    try (FluoSession fluo =
+        embedded ? FluoSession.embedded(cfg, app, 1) : FluoSession.running(cfg, app)) {
+      fluo.awaitIdle();
+      return SeedCheck.compare(fluo.client(), run.seedDir(), conf);
     }
   }
 
