@@ -9,11 +9,30 @@ import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
 
 /**
  * The fluo-recipes serializer for every key and value of webindex's queues: readable text (UTF-8),
- * so the Fluo table can be inspected with a plain scan. Strings as they are, longs in decimal, URI
- * deltas as {@code <urc>,<crawled>} ({@link FluoSchema}), exports as encoded cell changes ({@link
- * CellChangeCodec}).
+ * so the Fluo table can be inspected with a plain scan. Strings (the queues' keys) followed by
+ * {@link #KEY_TRAILER}, longs in decimal, URI deltas as {@code <urc>,<crawled>} ({@link
+ * FluoSchema}), exports as encoded cell changes ({@link CellChangeCodec}).
+ *
+ * <p>Why the trailer: a combine queue takes each key out of its update rows ({@code
+ * <id>:u:<bucket>:<key><8-byte timestamp>}) as a slice of the row, and groups the updates in a hash
+ * map by those slices. Fluo 1.2.0's {@code Bytes.equals} compares a slice that starts at offset
+ * {@code n} of its array only up to byte {@code length} of the array, so it ignores the slice's
+ * last {@code n} bytes. Two keys of one bucket with equal length, equal {@code Bytes.hashCode} and
+ * equal bytes apart from the last {@code n} are then one key to the queue: the updates of both go
+ * to the entry of the first, the other never changes (the {@code uk.org.site9.www/links/qp} and
+ * {@code .../s2} of a synthetic web: {@code "qp"} and {@code "s2"} hash alike). Every key ends with
+ * the same {@link #KEY_TRAILER_LENGTH} bytes, at least the longest notification row prefix ({@code
+ * <id>:u:} and 8 hex digits and {@code :}), so the ignored bytes are always trailer bytes and keys
+ * compare whole. The seed ({@link FluoSeed}) uses this serializer too, so its rows stay the ones
+ * the queues read.
  */
 public final class WebindexSerializer implements SimpleSerializer {
+  /** Length of the trailer of serialized strings: at least the longest queue row prefix. */
+  static final int KEY_TRAILER_LENGTH = 16;
+
+  /** What follows every serialized string (see the class comment). */
+  static final String KEY_TRAILER = "~".repeat(KEY_TRAILER_LENGTH);
+
   @Override
   public void init(SimpleConfiguration appConfig) {}
 
@@ -21,7 +40,7 @@ public final class WebindexSerializer implements SimpleSerializer {
   public <T> byte[] serialize(T obj) {
     String s;
     if (obj instanceof String str) {
-      s = str;
+      s = str + KEY_TRAILER;
     } else if (obj instanceof Long l) {
       s = Long.toString(l);
     } else if (obj instanceof UriState.Delta d) {
@@ -39,7 +58,10 @@ public final class WebindexSerializer implements SimpleSerializer {
     String s = new String(b, StandardCharsets.UTF_8);
     Object o;
     if (clazz == String.class) {
-      o = s;
+      if (!s.endsWith(KEY_TRAILER)) {
+        throw new IllegalArgumentException("not a key written by this serializer: " + s);
+      }
+      o = s.substring(0, s.length() - KEY_TRAILER_LENGTH);
     } else if (clazz == Long.class) {
       o = Long.parseLong(s);
     } else if (clazz == UriState.Delta.class) {
