@@ -145,14 +145,8 @@ record OracleUrl(boolean https, String host, int port, String path, String query
     }
     int port = port(portText, https ? 443 : 80);
     String host = host(hostText);
-    String path = tail;
-    String query = null;
-    int q = tail.indexOf('?');
-    if (q >= 0) {
-      path = tail.substring(0, q);
-      query = tail.substring(q + 1);
-    }
-    return new OracleUrl(https, host, port, cleanPath(escapes(path, false)), cleanQuery(query));
+    String[] pq = pathAndQuery(tail);
+    return new OracleUrl(https, host, port, cleanPath(escapes(pq[0], false)), cleanQuery(pq[1]));
   }
 
   /** {@code ref} starts with {@code / . ? #}; it is resolved against {@code base}. */
@@ -164,13 +158,8 @@ record OracleUrl(boolean https, String host, int port, String path, String query
     if (r.startsWith("//")) {
       return absolute(base.https ? "https" : "http", r); // a network-path reference
     }
-    String refPath = r;
-    String query = null;
-    int q = r.indexOf('?');
-    if (q >= 0) {
-      refPath = r.substring(0, q);
-      query = r.substring(q + 1);
-    }
+    String[] pq = pathAndQuery(r);
+    String refPath = pq[0];
     String path;
     if (refPath.isEmpty()) {
       // "?x": RFC 3986 keeps the base path; java.net.URI (RFC 2396) would drop its last segment
@@ -181,7 +170,13 @@ record OracleUrl(boolean https, String host, int port, String path, String query
               .resolve(uri(hideEmptySegments(escapes(refPath, false))));
       path = showEmptySegments(merged.getRawPath());
     }
-    return new OracleUrl(base.https, base.host, base.port, cleanPath(path), cleanQuery(query));
+    return new OracleUrl(base.https, base.host, base.port, cleanPath(path), cleanQuery(pq[1]));
+  }
+
+  /** {@code s} cut at its first {@code ?}: the path, and the query (null without a {@code ?}). */
+  private static String[] pathAndQuery(String s) {
+    int q = s.indexOf('?');
+    return q < 0 ? new String[] {s, null} : new String[] {s.substring(0, q), s.substring(q + 1)};
   }
 
   private static String beforeFragment(String s) {
