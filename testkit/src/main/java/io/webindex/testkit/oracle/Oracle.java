@@ -35,8 +35,8 @@ import java.util.zip.GZIPInputStream;
  * ({@code ObjectMapper.readTree}); WAT files are not read (a store holding one is refused, never
  * silently half-read). Malformed lines, lines without a URL or a parseable crawl time, lines whose
  * {@code links} is neither a list nor null, and invalid page URLs are skipped; a link that is
- * neither a string nor an object is ignored. A version is {@code (crawled, batch, file name, byte offset of the line)};
- * the greatest wins.
+ * neither a string nor an object is ignored. A version is {@code (crawled, batch, file name, byte
+ * offset of the line)}; the greatest wins.
  *
  * <p>Output: the query table as dump lines ({@code bin/webindex dump}: {@code
  * row<TAB>family:qualifier<TAB>value}, counts decoded), in table order.
