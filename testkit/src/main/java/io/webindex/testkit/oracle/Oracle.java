@@ -1,14 +1,13 @@
 package io.webindex.testkit.oracle;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -16,10 +15,13 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
@@ -29,16 +31,22 @@ import java.util.zip.GZIPInputStream;
  * that the engines and core's {@code ReferenceIndex} are checked against something that does not
  * share their URL keys, domains, latest-wins, link dedup or self-link code.
  *
- * <p>Input: page JSON lines only (plain or {@code .gz}), read with Jackson's streaming parser; WAT
- * files are not read (a store holding one is refused, never silently half-read). Malformed lines,
- * lines without a URL or a parseable crawl time, and invalid page URLs are skipped. A version is
- * {@code (crawled, batch, file name, byte offset of the line)}; the greatest wins.
+ * <p>Input: page JSON lines only (plain or {@code .gz}), each line read whole into a Jackson tree
+ * ({@code ObjectMapper.readTree}); WAT files are not read (a store holding one is refused, never
+ * silently half-read). Malformed lines, lines without a URL or a parseable crawl time, lines whose
+ * {@code links} is neither a list nor null, and invalid page URLs are skipped; a link that is
+ * neither a string nor an object is ignored. A version is {@code (crawled, batch, file name, byte
+ * offset of the line)}; the greatest wins.
  *
  * <p>Output: the query table as dump lines ({@code bin/webindex dump}: {@code
  * row<TAB>family:qualifier<TAB>value}, counts decoded), in table order.
  */
 public final class Oracle {
-  private static final JsonFactory JSON = new JsonFactory();
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** A backslash followed by what would make it read back as an escape in a dump. */
+  private static final Pattern ESCAPE_LIKE = Pattern.compile("\\\\(?=[tnr\\\\\t\n\r])");
+
   private static final int MAX_ANCHOR = 512;
   private static final int MAX_TITLE = 1024;
 
@@ -178,61 +186,38 @@ public final class Oracle {
 
   private static Version parseLine(
       byte[] data, int from, int len, long batch, String file, long offset) {
-    String url = null;
-    String crawled = null;
-    String title = "";
-    boolean deleted = false;
-    List<String[]> links = new ArrayList<>();
-    try (JsonParser p = JSON.createParser(data, from, len)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return null;
-      }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String field = p.currentName();
-        JsonToken t = p.nextToken();
-        switch (field) {
-          case "url" -> url = t == JsonToken.VALUE_STRING ? p.getText() : null;
-          case "crawled" -> crawled = t == JsonToken.VALUE_STRING ? p.getText() : null;
-          case "title" -> title = t == JsonToken.VALUE_STRING ? p.getText() : "";
-          case "deleted" ->
-              deleted =
-                  t == JsonToken.VALUE_TRUE
-                      || t == JsonToken.VALUE_STRING && p.getText().equalsIgnoreCase("true");
-          case "links" -> {
-            if (t != JsonToken.START_ARRAY) {
-              return null;
-            }
-            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-              if (t == JsonToken.VALUE_STRING) {
-                links.add(new String[] {p.getText(), ""});
-              } else if (t == JsonToken.START_OBJECT) {
-                String lu = null;
-                String la = null;
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                  String f = p.currentName();
-                  JsonToken ft = p.nextToken();
-                  if (ft != JsonToken.VALUE_STRING) {
-                    p.skipChildren();
-                  } else if (f.equals("url") || f.equals("href")) {
-                    lu = p.getText();
-                  } else if (f.equals("anchor") || f.equals("text") && la == null) {
-                    la = p.getText();
-                  }
-                }
-                links.add(new String[] {lu, la == null ? "" : la});
-              } else {
-                p.skipChildren();
-              }
-            }
-          }
-          default -> p.skipChildren();
-        }
-      }
+    JsonNode page;
+    try {
+      page = MAPPER.readTree(data, from, len);
     } catch (IOException e) {
       return null; // malformed: skipped
     }
+    if (page == null || !page.isObject()) {
+      return null;
+    }
+    String url = text(page.get("url"), null);
+    String crawled = text(page.get("crawled"), null);
     if (url == null || crawled == null) {
       return null;
+    }
+    JsonNode del = page.get("deleted");
+    boolean deleted =
+        del != null
+            && (del.isBoolean() && del.booleanValue()
+                || del.isTextual() && del.textValue().equalsIgnoreCase("true"));
+    List<String[]> links = new ArrayList<>();
+    JsonNode array = page.get("links");
+    if (array != null && !array.isNull()) {
+      if (!array.isArray()) {
+        return null; // "links" that is not a list: a malformed page
+      }
+      for (JsonNode link : array) {
+        if (link.isTextual()) {
+          links.add(new String[] {link.textValue(), ""});
+        } else if (link.isObject()) {
+          links.add(linkObject(link));
+        }
+      }
     }
     Instant when;
     try {
@@ -243,13 +228,45 @@ public final class Oracle {
     } catch (DateTimeParseException e) {
       return null;
     }
-    OracleUrl page;
+    OracleUrl pageUrl;
     try {
-      page = OracleUrl.parse(url, null);
+      pageUrl = OracleUrl.parse(url, null);
     } catch (OracleUrl.Invalid e) {
       return null;
     }
-    return new Version(when, batch, file, offset, page, deleted, deleted ? "" : title, links);
+    String title = deleted ? "" : text(page.get("title"), "");
+    return new Version(when, batch, file, offset, pageUrl, deleted, title, links);
+  }
+
+  /** A string field's text, else {@code otherwise}. */
+  private static String text(JsonNode field, String otherwise) {
+    return field != null && field.isTextual() ? field.textValue() : otherwise;
+  }
+
+  /**
+   * A link object: its target from {@code url} or {@code href} (the later field when both are
+   * there), its anchor from {@code anchor}, else from the first {@code text}.
+   */
+  private static String[] linkObject(JsonNode link) {
+    String target = null;
+    String anchor = null;
+    String firstText = null;
+    for (Iterator<Map.Entry<String, JsonNode>> it = link.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> f = it.next();
+      String value = text(f.getValue(), null);
+      if (value == null) {
+        continue;
+      }
+      if (f.getKey().equals("url") || f.getKey().equals("href")) {
+        target = value;
+      } else if (f.getKey().equals("anchor")) {
+        anchor = value;
+      } else if (f.getKey().equals("text") && firstText == null) {
+        firstText = value;
+      }
+    }
+    String a = anchor != null ? anchor : firstText;
+    return new String[] {target, a == null ? "" : a};
   }
 
   /** A page's links: by target key, first occurrence (and its anchor) wins, self links dropped. */
@@ -375,47 +392,35 @@ public final class Oracle {
     return 0;
   }
 
+  /** The {@code page:cur} value: a JSON object with its fields in the order of docs/tables.md. */
   private static String json(Version v, Map<String, String[]> links) {
-    StringWriter w = new StringWriter();
-    try (JsonGenerator g = JSON.createGenerator(w)) {
-      g.writeStartObject();
-      g.writeStringField("url", v.url.toString());
-      g.writeStringField("crawled", v.crawled.toString());
-      g.writeStringField("title", clean(v.title, MAX_TITLE));
-      g.writeNumberField("outlinkcount", links.size());
-      g.writeArrayFieldStart("outlinks");
-      for (String[] l : links.values()) {
-        g.writeStartObject();
-        g.writeStringField("url", l[0]);
-        g.writeStringField("anchor", l[1]);
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    ObjectNode page = MAPPER.createObjectNode();
+    page.put("url", v.url.toString());
+    page.put("crawled", v.crawled.toString());
+    page.put("title", clean(v.title, MAX_TITLE));
+    page.put("outlinkcount", links.size());
+    ArrayNode out = page.putArray("outlinks");
+    for (String[] l : links.values()) {
+      out.addObject().put("url", l[0]).put("anchor", l[1]);
     }
-    return w.toString();
+    try {
+      return MAPPER.writeValueAsString(page);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a JSON tree always writes", e);
+    }
   }
 
-  /** One dump line; a backslash that would read back as an escape is doubled (docs/tables.md). */
+  /**
+   * One dump line (docs/tables.md): tab, newline and carriage return written as {@code \t \n \r}; a
+   * backslash that would read back as one of those escapes (one followed by {@code t n r}, a
+   * backslash, a tab, a newline or a carriage return) doubled; every other backslash as it is.
+   */
   private static String line(String row, String column, String value) {
     return escape(row) + "\t" + escape(column) + "\t" + escape(value);
   }
 
   private static String escape(String s) {
-    StringBuilder sb = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      char next = i + 1 < s.length() ? s.charAt(i + 1) : 0;
-      switch (c) {
-        case '\t' -> sb.append("\\t");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\\' -> sb.append("tnr\\\t\n\r".indexOf(next) >= 0 && next != 0 ? "\\\\" : "\\");
-        default -> sb.append(c);
-      }
-    }
-    return sb.toString();
+    String doubled = ESCAPE_LIKE.matcher(s).replaceAll(Matcher.quoteReplacement("\\\\"));
+    return doubled.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
   }
 }
