@@ -20,10 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
  * generated input, and both checks find the tables consistent. (The figures themselves are not
  * judged: a benchmark measures, a test does not time.)
  *
- * <p>This input ({@code --pages 1500 --seed 5}) holds two URI keys of equal length and equal
- * hash in one combine-queue bucket, {@code uk.org.site9.www/links/qp} and {@code …/s2}: before
- * the queue keys got their trailer ({@code WebindexSerializer}), Fluo 1.2's {@code Bytes.equals}
- * merged them and the load's check was INCONSISTENT.
+ * <p>This input ({@code --pages 1500 --seed 5}) holds two URI keys of equal length and equal hash
+ * in one combine-queue bucket, {@code uk.org.site9.www/links/qp} and {@code …/s2}: before the queue
+ * keys got their trailer ({@code WebindexSerializer}), Fluo 1.2's {@code Bytes.equals} merged them
+ * and the load's check was INCONSISTENT.
  */
 class BenchIT {
   @TempDir Path tmp;
