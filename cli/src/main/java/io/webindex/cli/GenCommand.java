@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -17,7 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 
 /** {@code bin/webindex gen}: a reproducible synthetic web as raw-store batches. */
@@ -166,7 +164,7 @@ final class GenCommand implements Command {
       SyntheticWeb web, int batch, Path batches, boolean gzip, ExecutorService pool)
       throws IOException, InterruptedException {
     Path tmp = batches.resolve(BatchLayout.inProgressDirName(batch));
-    deleteTree(tmp); // left by an interrupted gen
+    EmbeddedAccumulo.deleteRecursively(tmp); // left by an interrupted gen
     Files.createDirectories(tmp);
     int size = web.batchSize(batch);
     List<Future<long[]>> parts = new ArrayList<>();
@@ -184,7 +182,7 @@ final class GenCommand implements Command {
         total[0] += r[0];
         total[1] += r[1];
       } catch (ExecutionException e) {
-        deleteTree(tmp);
+        EmbeddedAccumulo.deleteRecursively(tmp);
         if (e.getCause() instanceof IOException io) {
           throw io;
         }
@@ -209,16 +207,5 @@ final class GenCommand implements Command {
       }
     }
     return new long[] {links, Files.size(file)};
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

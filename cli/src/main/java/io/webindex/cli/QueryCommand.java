@@ -1,7 +1,5 @@
 package io.webindex.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.store.QueryAnswers;
 import io.webindex.store.QueryService;
 import io.webindex.store.QueryService.DomainAnswer;
@@ -128,11 +126,7 @@ final class QueryCommand implements Command {
   }
 
   private static int printJson(PrintWriter out, Object answer) {
-    try {
-      out.println(new ObjectMapper().writeValueAsString(answer));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the answer as JSON", e);
-    }
+    out.println(RecomputeCommand.json(answer));
     return 0;
   }
 
