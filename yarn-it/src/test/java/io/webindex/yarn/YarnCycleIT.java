@@ -71,7 +71,8 @@ import org.slf4j.LoggerFactory;
 @Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class YarnCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(YarnCycleIT.class);
-  private static final String TASK_OPTS = "--add-opens java.base/java.lang=ALL-UNNAMED";
+  private static final String TASK_OPTS =
+      "--add-opens java.base/java.lang=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
   private static Path dir;
   private static MiniDFSCluster dfs;
