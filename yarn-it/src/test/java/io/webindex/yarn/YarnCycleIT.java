@@ -105,7 +105,8 @@ class YarnCycleIT extends AccumuloITBase {
     conf.setInt("mapreduce.task.io.sort.mb", 32);
     conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
     // no speculative attempts: on a busy 2-core machine YARN speculates on the reducer whose first
-    // attempt the test fails on purpose, and the losing attempt's error (its directory removed under
+    // attempt the test fails on purpose, and the losing attempt's error (its directory removed
+    // under
     // it) would be a second recorded failure where the test proves exactly one failed and retried
     conf.setBoolean("mapreduce.map.speculative", false);
     conf.setBoolean("mapreduce.reduce.speculative", false);
