@@ -16,6 +16,13 @@ public final class JobProgress {
   /** How often a line is written when the output is not a terminal. */
   static final long PERIOD_MILLIS = 10_000;
 
+  /**
+   * Polling starts at {@link #FIRST_POLL_MILLIS} and doubles up to {@link #POLL_MILLIS}: a small
+   * job on the local runner ends within a second, and a fixed one-second poll would add up to a
+   * second to each of them; a long job is polled once a second.
+   */
+  private static final long FIRST_POLL_MILLIS = 25;
+
   private static final long POLL_MILLIS = 1_000;
 
   private final PrintStream out;
@@ -36,8 +43,10 @@ public final class JobProgress {
     long start = System.currentTimeMillis();
     long lastLine = start;
     int width = 0;
+    long poll = FIRST_POLL_MILLIS;
     while (!job.isComplete()) {
-      Thread.sleep(POLL_MILLIS);
+      Thread.sleep(poll);
+      poll = Math.min(POLL_MILLIS, poll * 2);
       long now = System.currentTimeMillis();
       if (!live && now - lastLine < PERIOD_MILLIS) {
         continue;

@@ -71,7 +71,8 @@ import org.slf4j.LoggerFactory;
 @Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class YarnCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(YarnCycleIT.class);
-  private static final String TASK_OPTS = "--add-opens java.base/java.lang=ALL-UNNAMED";
+  private static final String TASK_OPTS =
+      "--add-opens java.base/java.lang=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
   private static Path dir;
   private static MiniDFSCluster dfs;
@@ -103,6 +104,12 @@ class YarnCycleIT extends AccumuloITBase {
     conf.set("mapreduce.reduce.java.opts", "-Xmx256m " + TASK_OPTS);
     conf.setInt("mapreduce.task.io.sort.mb", 32);
     conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
+    // no speculative attempts: on a busy 2-core machine YARN speculates on the reducer whose first
+    // attempt the test fails on purpose, and the losing attempt's error (its directory removed
+    // under
+    // it) would be a second recorded failure where the test proves exactly one failed and retried
+    conf.setBoolean("mapreduce.map.speculative", false);
+    conf.setBoolean("mapreduce.reduce.speculative", false);
     // containers asked for and handed out every 100 ms, not every second
     conf.setInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 100);
     conf.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 100);
