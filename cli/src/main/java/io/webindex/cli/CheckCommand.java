@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.Args;
 import io.webindex.mr.check.CheckTool;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,5 +1,7 @@
 package io.webindex.mr.check;
 
+import io.webindex.core.args.Args;
+import io.webindex.core.args.ArgsException;
 import io.webindex.core.check.CheckReport;
 import io.webindex.core.check.CheckReportConsole;
 import io.webindex.core.check.CheckReportHtml;
@@ -21,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -87,26 +88,15 @@ public final class CheckTool extends Configured implements Tool {
   }
 
   private int parseAndRun(String[] args) throws Exception {
-    Map<String, String> o = parse(args);
-    if (o.containsKey("help")) {
+    Args a = parse(args);
+    if (a.helpRequested()) {
       out.println(usage());
       return 0;
     }
-    WebindexConfig cfg =
-        ToolConfig.load(getConf(), o.get("webindex-conf"), "webindex.mr.", "webindex.check.");
-    CheckReport report =
-        check(
-            cfg,
-            getConf(),
-            new Options(
-                o.get("run"),
-                o.containsKey("served") ? null : o.get("actual"),
-                o.containsKey("applied") ? Long.parseLong(o.get("applied")) : null,
-                CheckRunner.Mode.valueOf(o.getOrDefault("mode", "auto").toUpperCase(Locale.ROOT)),
-                o.containsKey("fluo"),
-                o.containsKey("embedded")));
+    WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.", "webindex.check.");
+    CheckReport report = check(cfg, getConf(), options(a));
     Configuration conf = new Configuration(getConf());
-    String outDir = o.getOrDefault("out", ".");
+    String outDir = a.value("out").orElse(".");
     if (HADOOP_URI.matcher(outDir).matches()) {
       write(report, new org.apache.hadoop.fs.Path(outDir), conf);
     } else {
@@ -171,38 +161,40 @@ public final class CheckTool extends Configured implements Tool {
     parse(args);
   }
 
-  /** The options by name ({@code help}, {@code fluo}, {@code embedded}, {@code served}: "true"). */
-  static Map<String, String> parse(String[] args) {
-    Map<String, String> o = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("-h") || a.equals("--help")) {
-        return Map.of("help", "true");
-      }
-      if (a.equals("--fluo") || a.equals("--embedded") || a.equals("--served")) {
-        o.put(a.substring(2), "true");
-        continue;
-      }
-      if (!a.startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("unexpected argument " + a);
-      }
-      String name = a.substring(2);
-      if (!Set.of("webindex-conf", "run", "actual", "applied", "mode", "out").contains(name)) {
-        throw new IllegalArgumentException("unknown option " + a);
-      }
-      o.put(name, args[++i]);
+  static Args parse(String[] args) {
+    Args a =
+        ToolConfig.args(
+            args,
+            Set.of("run", "actual", "applied", "mode", "out"),
+            Set.of("fluo", "embedded", "served"));
+    if (!a.helpRequested()) {
+      options(a);
     }
-    if (!o.containsKey("run") || !(o.containsKey("actual") || o.containsKey("served"))) {
-      throw new IllegalArgumentException("--run and --actual (or --served) are required");
+    return a;
+  }
+
+  /** What the parsed arguments ask to check. */
+  private static Options options(Args a) {
+    if (!a.has("run") || !(a.has("actual") || a.has("served"))) {
+      throw new ArgsException("--run and --actual (or --served) are required");
     }
-    if (o.containsKey("actual") && o.containsKey("served")) {
-      throw new IllegalArgumentException("--actual and --served name the same table: give one");
+    if (a.has("actual") && a.has("served")) {
+      throw new ArgsException("--actual and --served name the same table: give one");
     }
-    if (o.containsKey("applied")) {
-      Long.parseLong(o.get("applied")); // a NumberFormatException is an IllegalArgumentException
+    String mode = a.value("mode").orElse("auto");
+    CheckRunner.Mode m;
+    try {
+      m = CheckRunner.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new ArgsException("--mode takes auto, scanner or mapreduce, not " + mode);
     }
-    CheckRunner.Mode.valueOf(o.getOrDefault("mode", "auto").toUpperCase(Locale.ROOT));
-    return o;
+    return new Options(
+        a.required("run"),
+        a.value("actual").orElse(null),
+        a.has("applied") ? a.longValue("applied", 0) : null,
+        m,
+        a.has("fluo"),
+        a.has("embedded"));
   }
 
   /** {@code --served}: the table the served pointer of {@code <prefix>_meta} names. */
