@@ -1,8 +1,10 @@
 package io.webindex.cli;
 
+import io.webindex.check.CheckRunner;
+import io.webindex.check.CheckTool;
+import io.webindex.check.engine.CheckReport;
+import io.webindex.check.report.CheckReportConsole;
 import io.webindex.core.args.Args;
-import io.webindex.core.check.CheckReport;
-import io.webindex.core.check.CheckReportConsole;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.url.InvalidUrlException;
@@ -11,8 +13,6 @@ import io.webindex.fluo.BatchApplier;
 import io.webindex.fluo.Cutover;
 import io.webindex.fluo.FluoInitTool;
 import io.webindex.mr.RecomputeTool;
-import io.webindex.mr.check.CheckRunner;
-import io.webindex.mr.check.CheckTool;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;

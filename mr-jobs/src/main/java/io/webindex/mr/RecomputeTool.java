@@ -14,6 +14,7 @@ import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.mapreduce.Jobs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
