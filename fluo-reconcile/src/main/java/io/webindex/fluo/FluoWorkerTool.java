@@ -63,7 +63,7 @@ public final class FluoWorkerTool extends FluoServiceTool {
 
   static FluoServices.WorkerOptions options(Args a) {
     return new FluoServices.WorkerOptions(
-        (int) a.nonNegative("threads", FluoServices.DEFAULT_THREADS),
+        a.nonNegativeInt("threads", FluoServices.DEFAULT_THREADS),
         Duration.ofSeconds(
             a.nonNegative(
                 "max-scan-interval", FluoServices.DEFAULT_MAX_SCAN_INTERVAL.toSeconds())));

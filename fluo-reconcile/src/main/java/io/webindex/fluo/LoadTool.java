@@ -82,7 +82,7 @@ public final class LoadTool extends Configured implements Tool {
   private static Options options(Args a) {
     Long upTo = a.value("up-to").isPresent() ? a.nonNegative("up-to", 0) : null;
     return new Options(
-        upTo, (int) a.nonNegative("rate", 0), (int) a.nonNegative("watch", 0), a.has("embedded"));
+        upTo, a.nonNegativeInt("rate", 0), a.nonNegativeInt("watch", 0), a.has("embedded"));
   }
 
   @Override

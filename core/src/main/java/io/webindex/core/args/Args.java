@@ -180,6 +180,15 @@ public final class Args {
     return n;
   }
 
+  /** A whole-number option in {@code [0, Integer.MAX_VALUE]} (a count, a rate), or {@code dflt}. */
+  public int nonNegativeInt(String name, int dflt) {
+    long n = nonNegative(name, dflt);
+    if (n != (int) n) {
+      throw new ArgsException("--" + name + " is too large: " + value(name).orElse(""));
+    }
+    return (int) n;
+  }
+
   public List<String> positionals() {
     return positionals;
   }

@@ -123,6 +123,14 @@ class ArgsTest {
     assertRefused(
         "--rate must be a whole number >= 0: -1",
         () -> parse("--rate", "-1").nonNegative("rate", 0));
+    assertEquals(3, parse("--rate", "3").nonNegativeInt("rate", 0));
+    assertEquals(4, parse().nonNegativeInt("rate", 4));
+    assertRefused(
+        "--rate must be a whole number >= 0: -2",
+        () -> parse("--rate", "-2").nonNegativeInt("rate", 0));
+    assertRefused(
+        "--rate is too large: 3000000000",
+        () -> parse("--rate", "3000000000").nonNegativeInt("rate", 0));
   }
 
   @Test
