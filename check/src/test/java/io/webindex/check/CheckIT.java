@@ -1,4 +1,4 @@
-package io.webindex.mr;
+package io.webindex.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,17 +7,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.webindex.check.CheckRunner;
-import io.webindex.check.CheckTool;
 import io.webindex.check.engine.CheckReport;
 import io.webindex.check.engine.Finding;
 import io.webindex.check.engine.Kind;
 import io.webindex.check.engine.RangeTotals;
 import io.webindex.check.report.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.index.ReferenceIndex;
+import io.webindex.core.model.Page;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.synth.RandomWeb;
+import io.webindex.store.BulkImport;
+import io.webindex.store.Cells;
 import io.webindex.store.JobSecrets;
+import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
@@ -28,11 +36,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -78,21 +88,61 @@ class CheckIT extends AccumuloITBase {
     }
   }
 
-  RunRecord recompute(String run, long snapshot) throws Exception {
-    assertEquals(
-        0,
-        ToolRunner.run(
-            new Configuration(),
-            new RecomputeTool(new PrintStream(new ByteArrayOutputStream())),
-            new String[] {
-              "--webindex-conf",
-              confFile.toString(),
-              "--run",
-              run,
-              "--snapshot",
-              Long.toString(snapshot)
-            }));
-    return new RunRegistry(connector(), cfg.metaTable()).get(run).orElseThrow();
+  /**
+   * A batch run as the check sees it, made without the recompute (it lives in mr-jobs, above this
+   * module): the reference index of every batch {@code <= snapshot} of the raw page store, written
+   * into a fresh table {@code <prefix>_<run>} of three tablets (two split points, as the recompute
+   * makes them with {@code webindex.recompute.tablets=3}), and a SUCCEEDED record of it.
+   * RecomputeIT shows the recompute writes exactly the reference index's cells.
+   */
+  RunRecord referenceRun(String run, long snapshot) throws Exception {
+    ReferenceIndex ref = new ReferenceIndex();
+    RawPageStore raw = new RawPageStore(cfg.storeRoot(), new Configuration());
+    PageSink sink =
+        new PageSink() {
+          @Override
+          public void page(Page page) {
+            ref.apply(page);
+          }
+
+          @Override
+          public void reject(Reject reject) {}
+        };
+    List<String> inputs = new ArrayList<>();
+    for (RawPageStore.Batch b : raw.batches()) {
+      if (b.seq() <= snapshot) {
+        raw.read(b, ReadLimits.DEFAULT, new ReadStats(), sink);
+        inputs.add(b.dir().toString());
+      }
+    }
+    List<Cell> cells = new ArrayList<>(ref.cells());
+    cells.sort(Cell.ORDER);
+    SortedSet<Text> splits = new TreeSet<>();
+    for (int i = 1; i < 3; i++) {
+      splits.add(new Text(cells.get(i * cells.size() / 3).row()));
+    }
+    String table = cfg.runTable(run);
+    BulkImport.createFresh(connector(), table, splits);
+    Cells.write(connector(), table, cells);
+    Path workDir = Files.createDirectories(tmp.resolve("work").resolve("runs").resolve(run));
+    Instant now = Instant.now();
+    RunRecord record =
+        new RunRecord(
+            run,
+            RunRecord.Status.SUCCEEDED,
+            snapshot,
+            table,
+            now,
+            now,
+            inputs,
+            Map.of("write.QUERY_CELLS", (long) cells.size()),
+            "",
+            workDir.toUri().toString(),
+            "",
+            cfg.fluoBuckets());
+    RunRegistry registry = new RunRegistry(connector(), cfg.metaTable()).ensureTable();
+    registry.put(record);
+    return registry.get(run).orElseThrow();
   }
 
   CheckReport check(RunRecord truth, String actual, long applied, CheckRunner.Mode mode)
@@ -238,8 +288,8 @@ class CheckIT extends AccumuloITBase {
       value = CheckRunner.Mode.class,
       names = {"SCANNER", "MAPREDUCE"})
   void faultsAreReportedWithKindRangeAndSample(CheckRunner.Mode mode) throws Exception {
-    RunRecord truth = recompute("truth", 2);
-    RunRecord live = recompute("live", 2);
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord live = referenceRun("live", 2);
     CheckReport clean = check(truth, live.table(), 2, mode);
     assertTrue(clean.consistent(), CheckReportJson.toJson(clean));
     assertTrue(clean.compared() > 1000);
@@ -329,8 +379,8 @@ class CheckIT extends AccumuloITBase {
 
   @Test
   void aDroppedDeltaIsReportedAndNewerBatchesAreNot() throws Exception {
-    RunRecord truth = recompute("truth", 2);
-    RunRecord behind = recompute("behind", 1); // the live side missed batch 2
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord behind = referenceRun("behind", 1); // the live side missed batch 2
     CheckReport dropped = check(truth, behind.table(), 2, CheckRunner.Mode.SCANNER);
     assertFalse(dropped.consistent());
     assertTrue(dropped.differences() > 0);
@@ -353,8 +403,8 @@ class CheckIT extends AccumuloITBase {
     }
 
     // Fluo ahead of the run: the live side applied batch 2, the run's snapshot is 1
-    RunRecord older = recompute("older", 1);
-    RunRecord ahead = recompute("ahead", 2);
+    RunRecord older = referenceRun("older", 1);
+    RunRecord ahead = referenceRun("ahead", 2);
     CheckReport aware = check(older, ahead.table(), 2, CheckRunner.Mode.SCANNER);
     assertTrue(
         aware.consistent(),
@@ -373,8 +423,8 @@ class CheckIT extends AccumuloITBase {
    */
   @Test
   void theMapReduceCheckKeepsThePasswordInCredentialsAndLeavesNoFiles() throws Exception {
-    RunRecord truth = recompute("truth", 2);
-    RunRecord live = recompute("live", 2);
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord live = referenceRun("live", 2);
     java.nio.file.Path workDir = java.nio.file.Path.of(java.net.URI.create(truth.workDir()));
     List<Job> jobs = new ArrayList<>();
     CheckRunner runner =
@@ -418,8 +468,8 @@ class CheckIT extends AccumuloITBase {
 
   @Test
   void theToolWritesTheReportsAndExitsByVerdict() throws Exception {
-    RunRecord truth = recompute("truth", 2);
-    RunRecord behind = recompute("behind", 1);
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord behind = referenceRun("behind", 1);
     Path out = tmp.resolve("report");
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     int exit =
@@ -469,8 +519,8 @@ class CheckIT extends AccumuloITBase {
 
   @Test
   void theToolComparesWithTheServedTableAndWritesReportsThroughHadoop() throws Exception {
-    RunRecord truth = recompute("truth", 2);
-    RunRecord behind = recompute("behind", 1);
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord behind = referenceRun("behind", 1);
     Path out = tmp.resolve("served-report");
     String[] args = {
       "--webindex-conf",
