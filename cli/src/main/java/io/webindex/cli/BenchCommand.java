@@ -3,6 +3,7 @@ package io.webindex.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.webindex.core.args.Args;
 import io.webindex.core.model.Page;
 import io.webindex.core.read.PageReaders;
 import io.webindex.core.read.PageSink;

@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.Args;
 import io.webindex.web.WebBench;
 import java.net.URI;
 import java.util.List;

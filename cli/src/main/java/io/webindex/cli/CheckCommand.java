@@ -1,6 +1,7 @@
 package io.webindex.cli;
 
-import io.webindex.mr.check.CheckTool;
+import io.webindex.check.CheckTool;
+import io.webindex.core.args.Args;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.Args;
 import java.util.List;
 
 /**

@@ -1,7 +1,10 @@
 package io.webindex.cli;
 
-import io.webindex.core.check.CheckReport;
-import io.webindex.core.check.CheckReportConsole;
+import io.webindex.check.CheckRunner;
+import io.webindex.check.CheckTool;
+import io.webindex.check.engine.CheckReport;
+import io.webindex.check.report.CheckReportConsole;
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.url.InvalidUrlException;
@@ -10,8 +13,6 @@ import io.webindex.fluo.BatchApplier;
 import io.webindex.fluo.Cutover;
 import io.webindex.fluo.FluoInitTool;
 import io.webindex.mr.RecomputeTool;
-import io.webindex.mr.check.CheckRunner;
-import io.webindex.mr.check.CheckTool;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -31,6 +32,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.hadoop.conf.Configuration;
@@ -93,53 +95,27 @@ final class DemoCommand implements Command {
 
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
-    List<Path> inputs = new ArrayList<>();
-    List<Path> deltas = new ArrayList<>();
-    Path out = ctx.userPath("demo-out");
-    boolean keep = false;
-    boolean serve = false;
-    int port = WebOptions.DEFAULT_PORT;
-    for (int i = 0; i < raw.size(); i++) {
-      String a = raw.get(i);
-      switch (a) {
-        case "-h", "--help" -> {
-          ctx.out().print(usage());
-          return 0;
-        }
-        case "--input", "--delta", "--out" -> {
-          if (i + 1 >= raw.size()) {
-            throw new UsageException(a + " needs a path");
-          }
-          Path p = ctx.userPath(raw.get(++i));
-          if (a.equals("--out")) {
-            out = p;
-          } else {
-            if (!Files.exists(p)) {
-              throw new UsageException("no such file or directory: " + p);
-            }
-            (a.equals("--input") ? inputs : deltas).add(p);
-          }
-        }
-        case "--keep" -> keep = true;
-        case "--serve" -> serve = true;
-        case "--port" -> {
-          if (i + 1 >= raw.size()) {
-            throw new UsageException("--port needs a number");
-          }
-          try {
-            port = Integer.parseInt(raw.get(++i));
-          } catch (NumberFormatException e) {
-            throw new UsageException("--port needs a number: " + raw.get(i));
-          }
-          if (port < 0 || port > 65535) {
-            throw new UsageException("--port must be between 0 and 65535");
-          }
-        }
-        default ->
-            throw new UsageException("unknown argument " + a + " (see `bin/webindex help demo`)");
-      }
+    Args args =
+        Args.parse(
+            raw,
+            Set.of("input", "delta", "out", "port"),
+            Set.of("keep", "serve"),
+            Set.of("input", "delta"));
+    if (args.helpRequested()) {
+      ctx.out().print(usage());
+      return 0;
     }
-    if (raw.contains("--port") && !serve) {
+    args.noPositionals();
+    List<Path> inputs = existingPaths(args.values("input"), ctx);
+    List<Path> deltas = existingPaths(args.values("delta"), ctx);
+    Path out = ctx.userPath(args.value("out").orElse("demo-out"));
+    boolean keep = args.has("keep");
+    boolean serve = args.has("serve");
+    int port = args.intValue("port", WebOptions.DEFAULT_PORT);
+    if (port < 0 || port > 65535) {
+      throw new UsageException("--port must be between 0 and 65535");
+    }
+    if (args.has("port") && !serve) {
       throw new UsageException("--port goes with --serve");
     }
     if (inputs.isEmpty() && !deltas.isEmpty()) {
@@ -353,5 +329,18 @@ final class DemoCommand implements Command {
     List<String> labels = new ArrayList<>(List.of(reversed.split("\\.")));
     Collections.reverse(labels);
     return String.join(".", labels);
+  }
+
+  /** The paths of {@code --input} or {@code --delta}, each of which must exist. */
+  private static List<Path> existingPaths(List<String> given, Cli ctx) {
+    List<Path> paths = new ArrayList<>();
+    for (String g : given) {
+      Path p = ctx.userPath(g);
+      if (!Files.exists(p)) {
+        throw new UsageException("no such file or directory: " + p);
+      }
+      paths.add(p);
+    }
+    return paths;
   }
 }

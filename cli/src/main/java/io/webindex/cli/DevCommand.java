@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.Args;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.Args;
 import io.webindex.store.TableDump;
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.FluoServices;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.synth.SyntheticWeb;
 import java.io.BufferedOutputStream;

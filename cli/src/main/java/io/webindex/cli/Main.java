@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.ArgsException;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -109,7 +110,7 @@ public final class Main {
     }
     try {
       return c.run(rest, ctx);
-    } catch (UsageException e) {
+    } catch (UsageException | ArgsException e) {
       return userError(ctx, e.getMessage() + " (see bin/webindex help " + c.name() + ")");
     } catch (StoreException | IllegalArgumentException e) {
       return userError(ctx, e.getMessage());

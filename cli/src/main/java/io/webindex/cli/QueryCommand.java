@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.args.Args;
 import io.webindex.store.QueryAnswers;
 import io.webindex.store.QueryService;
 import io.webindex.store.QueryService.DomainAnswer;

@@ -2,6 +2,7 @@ package io.webindex.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.core.args.Args;
 import io.webindex.mr.RecomputeTool;
 import io.webindex.store.QueryAnswers;
 import java.io.OutputStream;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.args.Args;
+import io.webindex.core.args.ArgsException;
 import io.webindex.store.StoreException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -182,10 +184,9 @@ class MainTest {
     assertEquals(10, Args.parse(List.of(), Set.of("limit"), Set.of()).intValue("limit", 10));
     assertTrue(Args.parse(List.of("--verbose"), Set.of(), Set.of("verbose")).has("verbose"));
     assertThrows(
-        UsageException.class,
-        () -> Args.parse(List.of("--verbose=1"), Set.of(), Set.of("verbose")));
+        ArgsException.class, () -> Args.parse(List.of("--verbose=1"), Set.of(), Set.of("verbose")));
     assertThrows(
-        UsageException.class, () -> Args.parse(List.of("--limit="), Set.of("limit"), Set.of()));
+        ArgsException.class, () -> Args.parse(List.of("--limit="), Set.of("limit"), Set.of()));
   }
 
   @Test

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.webindex.core.check.CheckReport;
-import io.webindex.core.check.CheckReportJson;
+import io.webindex.check.engine.CheckReport;
+import io.webindex.check.report.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.synth.RandomWeb;

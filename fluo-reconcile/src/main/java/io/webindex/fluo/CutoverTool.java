@@ -1,7 +1,9 @@
 package io.webindex.fluo;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.StoreException;
+import io.webindex.store.ToolConfig;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -34,18 +36,18 @@ abstract class CutoverTool extends Configured implements Tool {
 
   abstract Set<String> flags();
 
-  abstract Cutover.Options options(WebindexConfig cfg, ToolArgs args);
+  abstract Cutover.Options options(WebindexConfig cfg, Args args);
 
   public abstract void report(WebindexConfig cfg, Cutover.Result r);
 
   /** {@code --wait SECONDS}: how long to wait for the application's workers. */
-  static Duration workerWait(ToolArgs args) {
-    return Duration.ofSeconds(args.longValue("wait", Cutover.WORKER_WAIT.toSeconds()));
+  static Duration workerWait(Args args) {
+    return Duration.ofSeconds(args.nonNegative("wait", Cutover.WORKER_WAIT.toSeconds()));
   }
 
-  static ToolArgs parse(String[] args, Set<String> flags) {
-    ToolArgs a = ToolArgs.parse(args, Set.of("run", "wait"), flags);
-    if (!a.help) {
+  static Args parse(String[] args, Set<String> flags) {
+    Args a = ToolConfig.args(args, Set.of("run", "wait"), flags);
+    if (!a.helpRequested()) {
       a.required("run");
       workerWait(a);
     }
@@ -55,12 +57,12 @@ abstract class CutoverTool extends Configured implements Tool {
   @Override
   public int run(String[] args) throws Exception {
     try {
-      ToolArgs a = parse(args, flags());
-      if (a.help) {
+      Args a = parse(args, flags());
+      if (a.helpRequested()) {
         out.print(usage());
         return OK;
       }
-      WebindexConfig cfg = a.config(getConf());
+      WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.");
       Cutover.Result r = new Cutover(cfg, getConf(), err).run(options(cfg, a));
       return finish(cfg, r);
     } catch (IllegalArgumentException | StoreException | UncheckedIOException e) {

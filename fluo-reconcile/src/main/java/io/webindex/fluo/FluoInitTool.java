@@ -1,5 +1,6 @@
 package io.webindex.fluo;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -58,7 +59,7 @@ public final class FluoInitTool extends CutoverTool {
   }
 
   @Override
-  Cutover.Options options(WebindexConfig cfg, ToolArgs a) {
+  Cutover.Options options(WebindexConfig cfg, Args a) {
     return options(cfg, a.required("run"), a.has("embedded"), a.has("force"), workerWait(a));
   }
 

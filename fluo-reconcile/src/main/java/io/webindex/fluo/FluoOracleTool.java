@@ -1,6 +1,8 @@
 package io.webindex.fluo;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.ToolConfig;
 import java.io.PrintWriter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
@@ -33,7 +35,7 @@ public final class FluoOracleTool extends FluoServiceTool {
 
   /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */
   public static void parseArgs(String[] args) {
-    ToolArgs.parse(args, java.util.Set.of("app"), java.util.Set.of());
+    ToolConfig.args(args, java.util.Set.of("app"), java.util.Set.of());
   }
 
   @Override
@@ -47,7 +49,7 @@ public final class FluoOracleTool extends FluoServiceTool {
   }
 
   @Override
-  void serve(WebindexConfig cfg, String app, ToolArgs a, LoadTool.StopSignal stop)
+  void serve(WebindexConfig cfg, String app, Args a, LoadTool.StopSignal stop)
       throws InterruptedException {
     FluoServices.runOracle(cfg, app, stop, err);
   }

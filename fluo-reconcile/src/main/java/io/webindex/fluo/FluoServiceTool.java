@@ -1,7 +1,9 @@
 package io.webindex.fluo;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.StoreException;
+import io.webindex.store.ToolConfig;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -49,11 +51,11 @@ abstract class FluoServiceTool extends Configured implements Tool {
     return Set.of("app");
   }
 
-  abstract void serve(WebindexConfig cfg, String app, ToolArgs a, LoadTool.StopSignal stop)
+  abstract void serve(WebindexConfig cfg, String app, Args a, LoadTool.StopSignal stop)
       throws InterruptedException;
 
   /** Checks the options as {@link #run} does; the worker's override checks its own. */
-  void check(ToolArgs a) {}
+  void check(Args a) {}
 
   /** Stops the service (as SIGTERM does). */
   public void requestStop() {
@@ -76,13 +78,13 @@ abstract class FluoServiceTool extends Configured implements Tool {
             "webindex-" + name() + "-shutdown");
     boolean hooked = false;
     try {
-      ToolArgs a = ToolArgs.parse(args, valueOptions(), Set.of());
-      if (a.help) {
+      Args a = ToolConfig.args(args, valueOptions(), Set.of());
+      if (a.helpRequested()) {
         out.print(usage());
         return OK;
       }
       check(a);
-      WebindexConfig cfg = a.config(getConf());
+      WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.");
       String app = FluoServices.application(cfg, a.value("app"));
       Runtime.getRuntime().addShutdownHook(hook);
       hooked = true;

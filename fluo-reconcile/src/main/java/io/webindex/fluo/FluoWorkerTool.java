@@ -1,6 +1,8 @@
 package io.webindex.fluo;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.ToolConfig;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Set;
@@ -35,7 +37,7 @@ public final class FluoWorkerTool extends FluoServiceTool {
 
   /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */
   public static void parseArgs(String[] args) {
-    options(ToolArgs.parse(args, Set.of("app", "threads", "max-scan-interval"), Set.of()));
+    options(ToolConfig.args(args, Set.of("app", "threads", "max-scan-interval"), Set.of()));
   }
 
   @Override
@@ -55,19 +57,20 @@ public final class FluoWorkerTool extends FluoServiceTool {
   }
 
   @Override
-  void check(ToolArgs a) {
+  void check(Args a) {
     options(a);
   }
 
-  static FluoServices.WorkerOptions options(ToolArgs a) {
+  static FluoServices.WorkerOptions options(Args a) {
     return new FluoServices.WorkerOptions(
-        (int) a.longValue("threads", FluoServices.DEFAULT_THREADS),
+        a.nonNegativeInt("threads", FluoServices.DEFAULT_THREADS),
         Duration.ofSeconds(
-            a.longValue("max-scan-interval", FluoServices.DEFAULT_MAX_SCAN_INTERVAL.toSeconds())));
+            a.nonNegative(
+                "max-scan-interval", FluoServices.DEFAULT_MAX_SCAN_INTERVAL.toSeconds())));
   }
 
   @Override
-  void serve(WebindexConfig cfg, String app, ToolArgs a, LoadTool.StopSignal stop)
+  void serve(WebindexConfig cfg, String app, Args a, LoadTool.StopSignal stop)
       throws InterruptedException {
     FluoServices.runWorker(cfg, app, options(a), stop, err);
   }

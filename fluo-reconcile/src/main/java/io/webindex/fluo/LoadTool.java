@@ -1,8 +1,10 @@
 package io.webindex.fluo;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.StoreException;
+import io.webindex.store.ToolConfig;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -74,13 +76,13 @@ public final class LoadTool extends Configured implements Tool {
 
   /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */
   public static void parseArgs(String[] args) {
-    options(ToolArgs.parse(args, VALUES, Set.of("embedded")));
+    options(ToolConfig.args(args, VALUES, Set.of("embedded")));
   }
 
-  private static Options options(ToolArgs a) {
-    Long upTo = a.value("up-to").isPresent() ? a.longValue("up-to", 0) : null;
+  private static Options options(Args a) {
+    Long upTo = a.value("up-to").isPresent() ? a.nonNegative("up-to", 0) : null;
     return new Options(
-        upTo, (int) a.longValue("rate", 0), (int) a.longValue("watch", 0), a.has("embedded"));
+        upTo, a.nonNegativeInt("rate", 0), a.nonNegativeInt("watch", 0), a.has("embedded"));
   }
 
   @Override
@@ -98,15 +100,15 @@ public final class LoadTool extends Configured implements Tool {
             },
             "webindex-load-shutdown");
     try {
-      ToolArgs a = ToolArgs.parse(args, VALUES, Set.of("embedded"));
-      if (a.help) {
+      Args a = ToolConfig.args(args, VALUES, Set.of("embedded"));
+      if (a.helpRequested()) {
         out.print(
             "usage: LoadTool --webindex-conf FILE [--up-to S] [--rate N] [--watch SECONDS]"
                 + " [--embedded]\n");
         return 0;
       }
       Options o = options(a);
-      WebindexConfig cfg = a.config(getConf());
+      WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.");
       if (o.watchSeconds() > 0) {
         Runtime.getRuntime().addShutdownHook(hook);
       }

@@ -1,5 +1,6 @@
 package io.webindex.fluo;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -60,7 +61,7 @@ public final class ReconcileTool extends CutoverTool {
   }
 
   @Override
-  Cutover.Options options(WebindexConfig cfg, ToolArgs a) {
+  Cutover.Options options(WebindexConfig cfg, Args a) {
     String runId = a.required("run");
     return options(cfg, runId, a.has("embedded"), workerWait(a));
   }

@@ -88,6 +88,7 @@ class StageToolArgsTest {
             new FluoWorkerTool(new PrintWriter(new StringWriter()), new PrintWriter(err3)),
             new String[] {"--max-scan-interval", "soon"});
     assertEquals(2, worker);
-    assertEquals("fluo-worker: --max-scan-interval takes a number: soon\n", err3.toString());
+    assertEquals(
+        "fluo-worker: --max-scan-interval must be a whole number: soon\n", err3.toString());
   }
 }

@@ -1,5 +1,6 @@
 package io.webindex.mr;
 
+import io.webindex.store.mapreduce.TaskGuard;
 import java.io.IOException;
 import org.apache.hadoop.mapreduce.Mapper;
 

@@ -14,6 +14,8 @@ import io.webindex.mr.io.CellValue;
 import io.webindex.mr.io.PageWritable;
 import io.webindex.mr.io.RefWritable;
 import io.webindex.store.RawPageStore;
+import io.webindex.store.mapreduce.Jobs;
+import io.webindex.store.mapreduce.TaskGuard;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

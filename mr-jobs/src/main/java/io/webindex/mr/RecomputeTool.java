@@ -1,5 +1,7 @@
 package io.webindex.mr;
 
+import io.webindex.core.args.Args;
+import io.webindex.core.args.ArgsException;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.FluoSeed;
 import io.webindex.mr.io.CellKey;
@@ -12,6 +14,7 @@ import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.mapreduce.Jobs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -26,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -114,17 +118,15 @@ public final class RecomputeTool extends Configured implements Tool {
 
   private int parseAndRun(String[] args) throws Exception {
     Args a = parse(args);
-    if (a.help()) {
+    if (a.helpRequested()) {
       out.println(usage());
       return 0;
     }
-    WebindexConfig cfg = ToolConfig.load(getConf(), a.confFile(), "webindex.mr.");
-    String runId = a.runId() == null ? RUN_ID.format(Instant.now()) : a.runId();
-    return recompute(cfg, a.snapshot(), runId, a.restart());
+    WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.");
+    String runId = a.value("run").orElseGet(() -> RUN_ID.format(Instant.now()));
+    Long snapshot = a.has("snapshot") ? a.longValue("snapshot", 0) : null;
+    return recompute(cfg, snapshot, runId, a.has("restart"));
   }
-
-  /** The tool's own arguments (what is left after Hadoop's generic options). */
-  record Args(String confFile, Long snapshot, String runId, boolean restart, boolean help) {}
 
   /**
    * Checks the tool's own arguments (after Hadoop's generic options {@code -D}, {@code -conf}, …)
@@ -138,52 +140,19 @@ public final class RecomputeTool extends Configured implements Tool {
   }
 
   static Args parse(String[] args) {
-    String confFile = null;
-    Long snapshot = null;
-    String runId = null;
-    boolean restart = false;
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      String next = i + 1 < args.length ? args[i + 1] : null;
-      switch (a) {
-        case "--webindex-conf" -> {
-          confFile = require(a, next);
-          i++;
-        }
-        case "--snapshot" -> {
-          String value = require(a, next);
-          try {
-            snapshot = Long.parseLong(value);
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--snapshot takes a batch number: " + next);
-          }
-          i++;
-        }
-        case "--run" -> {
-          runId = require(a, next);
-          i++;
-        }
-        case "--restart" -> restart = true;
-        case "-h", "--help" -> {
-          return new Args(confFile, snapshot, runId, restart, true);
-        }
-        default -> throw new IllegalArgumentException("unknown argument " + a);
-      }
+    Args a = ToolConfig.args(args, Set.of("snapshot", "run"), Set.of("restart"));
+    if (a.helpRequested()) {
+      return a;
     }
+    a.longValue("snapshot", 0);
+    String runId = a.value("run").orElse(null);
     if (runId != null && !runId.matches("[A-Za-z0-9_]{1,40}")) {
-      throw new IllegalArgumentException("--run takes letters, digits and '_': " + runId);
+      throw new ArgsException("--run takes letters, digits and '_': " + runId);
     }
-    if (restart && runId == null) {
-      throw new IllegalArgumentException("--restart needs the --run it restarts");
+    if (a.has("restart") && runId == null) {
+      throw new ArgsException("--restart needs the --run it restarts");
     }
-    return new Args(confFile, snapshot, runId, restart, false);
-  }
-
-  private static String require(String flag, String value) {
-    if (value == null) {
-      throw new IllegalArgumentException(flag + " needs a value");
-    }
-    return value;
+    return a;
   }
 
   private int usageError(String message) {

@@ -4,6 +4,8 @@ import io.webindex.core.schema.QuerySchema;
 import io.webindex.fluo.FluoSeed;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
+import io.webindex.store.mapreduce.Jobs;
+import io.webindex.store.mapreduce.TaskGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -11,6 +11,8 @@ import io.webindex.fluo.FluoSeed;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
 import io.webindex.mr.io.RefWritable;
+import io.webindex.store.mapreduce.Jobs;
+import io.webindex.store.mapreduce.TaskGuard;
 import java.io.IOException;
 import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.hadoop.conf.Configuration;

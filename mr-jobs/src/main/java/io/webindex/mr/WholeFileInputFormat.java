@@ -1,5 +1,6 @@
 package io.webindex.mr;
 
+import io.webindex.store.mapreduce.SingleRecordReader;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.webindex.mr.check.CheckTool;
+import io.webindex.check.CheckTool;
 import io.webindex.store.JobSecrets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

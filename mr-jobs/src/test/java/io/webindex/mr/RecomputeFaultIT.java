@@ -8,6 +8,7 @@ import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.mapreduce.Jobs;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.oracle.Oracle;
 import java.io.ByteArrayOutputStream;

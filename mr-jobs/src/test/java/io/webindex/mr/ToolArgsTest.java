@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.webindex.mr.check.CheckTool;
+import io.webindex.check.CheckTool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +25,10 @@ class ToolArgsTest {
                 new String[] {"--webindex-conf", "w.properties", "--run", "r_1", "--restart"}));
     assertDoesNotThrow(() -> RecomputeTool.parseArgs(new String[] {"--snapshot", "3"}));
     assertDoesNotThrow(() -> RecomputeTool.parseArgs(new String[] {"--help", "--bogus"}));
-    assertRefused("unknown argument --bogus", () -> RecomputeTool.parseArgs(a("--bogus")));
+    assertRefused("unknown option --bogus", () -> RecomputeTool.parseArgs(a("--bogus")));
     assertRefused(
-        "--snapshot takes a batch number: x", () -> RecomputeTool.parseArgs(a("--snapshot", "x")));
+        "--snapshot must be a whole number: x",
+        () -> RecomputeTool.parseArgs(a("--snapshot", "x")));
     assertRefused("--run needs a value", () -> RecomputeTool.parseArgs(a("--run")));
     assertRefused(
         "--run takes letters, digits and '_': a-b",
@@ -50,13 +51,17 @@ class ToolArgsTest {
         "--actual and --served name the same table: give one",
         () -> CheckTool.parseArgs(a("--run", "r", "--served", "--actual", "t")));
     assertRefused("unknown option --tabel", () -> CheckTool.parseArgs(a("--tabel", "t")));
-    assertRefused("unexpected argument --run", () -> CheckTool.parseArgs(a("--run")));
-    assertThrows(
-        IllegalArgumentException.class,
+    assertRefused("--run needs a value", () -> CheckTool.parseArgs(a("--run")));
+    assertRefused(
+        "unexpected argument 't'", () -> CheckTool.parseArgs(a("--run", "r", "--served", "t")));
+    assertRefused(
+        "--mode takes auto, scanner or mapreduce, not fast",
         () -> CheckTool.parseArgs(a("--run", "r", "--served", "--mode", "fast")));
-    assertThrows(
-        IllegalArgumentException.class,
+    assertRefused(
+        "--applied must be a whole number: x",
         () -> CheckTool.parseArgs(a("--run", "r", "--served", "--applied", "x")));
+    assertRefused(
+        "--run given twice", () -> CheckTool.parseArgs(a("--run", "r", "--served", "--run", "s")));
   }
 
   @Test

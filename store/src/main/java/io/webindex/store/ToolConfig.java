@@ -1,9 +1,12 @@
 package io.webindex.store;
 
+import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import java.nio.file.Paths;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -12,7 +15,32 @@ import org.apache.hadoop.conf.Configuration;
  * ({@code -D}, {@code -conf}) except those under the tool's own internal prefixes.
  */
 public final class ToolConfig {
+  /** The option naming the webindex configuration file, which every Tool takes. */
+  public static final String CONF_OPTION = "webindex-conf";
+
   private ToolConfig() {}
+
+  /**
+   * A Tool's own arguments (what {@code ToolRunner} left after the generic {@code -D}, {@code
+   * -conf}, …): its options and {@code --webindex-conf FILE}, no positional arguments.
+   *
+   * @throws io.webindex.core.args.ArgsException for arguments the Tool cannot read
+   */
+  public static Args args(String[] args, Set<String> valueOptions, Set<String> flags) {
+    Set<String> values = new HashSet<>(valueOptions);
+    values.add(CONF_OPTION);
+    return Args.parse(args, values, flags).noPositionals();
+  }
+
+  /**
+   * The configuration of a Tool run with {@code args}: the {@code --webindex-conf} file, overridden
+   * by {@code webindex.*} Hadoop properties; a webindex password in the Hadoop configuration is
+   * refused ({@link JobSecrets#refuse}).
+   */
+  public static WebindexConfig load(Configuration conf, Args args, String... internalPrefixes) {
+    JobSecrets.refuse(conf);
+    return load(conf, args.value(CONF_OPTION).orElse(null), internalPrefixes);
+  }
 
   /**
    * @param file the {@code --webindex-conf} file, or null

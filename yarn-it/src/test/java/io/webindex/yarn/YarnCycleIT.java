@@ -366,7 +366,7 @@ class YarnCycleIT extends AccumuloITBase {
             "mapreduce",
             "--out",
             Files.createDirectories(local.resolve("check-ok")).toString()));
-    Outcome ok = hadoopJar("check-consistent", "io.webindex.mr.check.CheckTool", check);
+    Outcome ok = hadoopJar("check-consistent", "io.webindex.check.CheckTool", check);
     assertEquals(0, ok.exit(), ok.output());
     assertTrue(ok.output().contains("check CONSISTENT"), ok.output());
     assertTrue(ok.output().contains("(mapreduce)"), ok.output());
@@ -400,7 +400,7 @@ class YarnCycleIT extends AccumuloITBase {
     // the same MapReduce check, on the local job runner: the YARN path is proven above, and a YARN
     // job costs the suite ~40 s
     check.addAll(0, List.of("-D", "mapreduce.framework.name=local"));
-    Outcome bad = hadoopJar("check-inconsistent", "io.webindex.mr.check.CheckTool", check);
+    Outcome bad = hadoopJar("check-inconsistent", "io.webindex.check.CheckTool", check);
     assertEquals(1, bad.exit(), bad.output());
     assertTrue(bad.output().contains("check INCONSISTENT"), bad.output());
     String report = Files.readString(local.resolve("check-bad").resolve("check.json"));

@@ -1,0 +1,233 @@
+package io.webindex.check;
+
+import io.webindex.check.engine.CheckAccumulator;
+import io.webindex.check.engine.CheckReport;
+import io.webindex.check.engine.Exclusions;
+import io.webindex.check.mr.CheckJob;
+import io.webindex.check.mr.FindingLines;
+import io.webindex.check.scan.ScannerCheck;
+import io.webindex.check.scan.SnapshotExclusions;
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.QuerySchema;
+import io.webindex.store.RawPageStore;
+import io.webindex.store.RunRecord;
+import io.webindex.store.StoreException;
+import io.webindex.store.mapreduce.Jobs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a consistency check between a batch run's table (expected) and the Fluo-maintained table
+ * (actual): in one process with two scanners, or as a MapReduce job over row ranges for tables that
+ * are too large for one process. Both skip what batches newer than the run's snapshot may have
+ * changed ({@link SnapshotExclusions}).
+ */
+public final class CheckRunner {
+  private static final Logger log = LoggerFactory.getLogger(CheckRunner.class);
+
+  /** How to run the comparison. */
+  public enum Mode {
+    AUTO,
+    SCANNER,
+    MAPREDUCE
+  }
+
+  /** Tables with up to this many cells (the run's count) are compared in one process by AUTO. */
+  public static final long SCANNER_LIMIT = 2_000_000;
+
+  private final WebindexConfig cfg;
+  private final Connector conn;
+  private final Configuration hadoop;
+  private int samplesPerKind = 20;
+  private Consumer<? super Job> beforeSubmit = job -> {};
+
+  public CheckRunner(WebindexConfig cfg, Connector conn, Configuration hadoop) {
+    this.cfg = cfg;
+    this.conn = conn;
+    this.hadoop = hadoop;
+  }
+
+  public CheckRunner samplesPerKind(int n) {
+    this.samplesPerKind = n;
+    return this;
+  }
+
+  /**
+   * Shows each MapReduce job to {@code observer} just before it is submitted (its secrets already
+   * stripped): for tests and tooling that inspect what a job carries.
+   */
+  public CheckRunner beforeSubmit(Consumer<? super Job> observer) {
+    this.beforeSubmit = observer;
+    return this;
+  }
+
+  /**
+   * Compares the run's table with {@code actualTable}.
+   *
+   * @param applied the highest batch the Fluo application applied (batches newer than the run's
+   *     snapshot up to it are excluded); the snapshot itself when Fluo was paused there
+   */
+  public CheckReport run(RunRecord run, String actualTable, long applied, Mode mode)
+      throws Exception {
+    if (run.status() != RunRecord.Status.SUCCEEDED) {
+      throw new StoreException(
+          "run "
+              + run.runId()
+              + " did not succeed ("
+              + run.status()
+              + "): nothing to check against");
+    }
+    if (!conn.tableOperations().exists(actualTable)) {
+      throw new StoreException("no table " + actualTable);
+    }
+    if (applied < run.snapshot()) {
+      throw new StoreException(
+          "the Fluo application has applied batches up to "
+              + applied
+              + " only, older than run "
+              + run.runId()
+              + "'s snapshot "
+              + run.snapshot()
+              + ": load up to the snapshot first");
+    }
+    Instant started = Instant.now();
+    Exclusions skip =
+        SnapshotExclusions.compute(
+            conn,
+            run.table(),
+            new RawPageStore(cfg.storeRoot(), hadoop),
+            run.snapshot(),
+            applied,
+            cfg.readLimits());
+    Mode m = mode;
+    if (m == Mode.AUTO) {
+      m =
+          run.counters().getOrDefault("write.QUERY_CELLS", 0L) <= SCANNER_LIMIT
+              ? Mode.SCANNER
+              : Mode.MAPREDUCE;
+    }
+    CheckAccumulator acc = new CheckAccumulator(samplesPerKind);
+    if (m == Mode.SCANNER) {
+      CheckProgress progress = CheckProgress.stderr(acc);
+      ScannerCheck.run(conn, run.table(), actualTable, skip, progress);
+      progress.done();
+    } else {
+      mapreduce(run, actualTable, skip, acc);
+    }
+    return new CheckReport(
+        run.table(),
+        actualTable,
+        run.runId(),
+        run.snapshot(),
+        applied,
+        m.name().toLowerCase(),
+        started,
+        Instant.now(),
+        acc.ranges(),
+        acc.invariants(),
+        null,
+        acc.samples());
+  }
+
+  /**
+   * The MapReduce check. Its files (the exclusions, the job's output and task errors) live in a
+   * fresh owner-only directory under the run's work directory, deleted on every path; the tasks get
+   * the Accumulo password from the job's credentials.
+   */
+  private void mapreduce(RunRecord run, String actualTable, Exclusions skip, CheckAccumulator acc)
+      throws Exception {
+    Path dir =
+        new Path(
+            new Path(run.workDir()),
+            "check-"
+                + System.currentTimeMillis()
+                + "-"
+                + UUID.randomUUID().toString().substring(0, 8));
+    FileSystem fs = dir.getFileSystem(hadoop);
+    try {
+      if (!fs.mkdirs(dir, new FsPermission((short) 0700))) {
+        throw new StoreException("cannot create the check's directory " + dir);
+      }
+      Path excl = null;
+      if (!skip.isEmpty()) {
+        excl = new Path(dir, "exclusions");
+        try (OutputStream out = fs.create(excl, false)) {
+          StringBuilder sb = new StringBuilder();
+          skip.uris().forEach(u -> sb.append("u\t").append(u).append('\n'));
+          skip.domains().forEach(d -> sb.append("d\t").append(d).append('\n'));
+          out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      Path out = new Path(dir, "out");
+      Job job =
+          CheckJob.create(
+              hadoop,
+              cfg.accumuloInstance(),
+              cfg.zookeepers(),
+              cfg.accumuloUser(),
+              cfg.accumuloPassword(),
+              run.table(),
+              actualTable,
+              excl,
+              boundaries(run.table(), actualTable),
+              out,
+              samplesPerKind);
+      try {
+        Jobs.run(job, new Path(dir, "task-errors"), beforeSubmit);
+      } catch (Jobs.JobFailed e) {
+        throw new StoreException("the check job failed: " + e.getMessage(), e);
+      }
+      CheckJob.addCounters(job, acc);
+      Path samples = new Path(out, CheckJob.OUT_SAMPLES);
+      if (fs.exists(samples)) {
+        for (FileStatus st : fs.listStatus(samples)) {
+          try (InputStream in = fs.open(st.getPath())) {
+            FindingLines.fromLines(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                .forEach(acc::addSample);
+          }
+        }
+      }
+    } finally {
+      try {
+        if (fs.exists(dir) && !fs.delete(dir, true)) {
+          log.warn("could not delete the check's directory {}", dir);
+        }
+      } catch (IOException e) {
+        log.warn("could not delete the check's directory {}: {}", dir, e.toString());
+      }
+    }
+  }
+
+  /** Row ranges: the tables' own split points and the row-range prefixes. */
+  List<String> boundaries(String... tables)
+      throws AccumuloException, AccumuloSecurityException, TableNotFoundException {
+    TreeSet<String> rows = new TreeSet<>(QuerySchema.ROW_RANGES);
+    for (String t : tables) {
+      for (Text split : conn.tableOperations().listSplits(t)) {
+        rows.add(split.toString());
+      }
+    }
+    return new ArrayList<>(rows);
+  }
+}

@@ -1,0 +1,256 @@
+package io.webindex.check;
+
+import io.webindex.check.engine.CheckReport;
+import io.webindex.check.fluo.SeedCheck;
+import io.webindex.check.report.CheckReportConsole;
+import io.webindex.check.report.CheckReportHtml;
+import io.webindex.check.report.CheckReportJson;
+import io.webindex.core.args.Args;
+import io.webindex.core.args.ArgsException;
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.JobSecrets;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
+import io.webindex.store.ToolConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * {@code check}: compares a batch run's table with the Fluo-maintained table and checks both
+ * tables' invariants; writes {@code check.json} and {@code check.html}, prints a summary; exit
+ * status 0 iff consistent, 1 if not, 2 for a usage or configuration error. {@code --served} instead
+ * of {@code --actual TABLE} compares with the table the served pointer names (for a scheduler,
+ * which cannot know it in advance); an {@code --out} with a scheme ({@code hdfs:///…}) is written
+ * through Hadoop's file system.
+ *
+ * <pre>
+ * hadoop jar webindex-mr-jobs-*-job.jar io.webindex.check.CheckTool \
+ *     --webindex-conf FILE --run ID (--actual TABLE | --served) [--applied A]
+ *     [--mode auto|scanner|mapreduce] [--out DIR]
+ * </pre>
+ */
+public final class CheckTool extends Configured implements Tool {
+  public static final int INCONSISTENT = 1;
+  public static final int USAGE = 2;
+
+  /** An {@code --out} with a scheme (hdfs://…, file:/…) is written through Hadoop. */
+  private static final Pattern HADOOP_URI = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/.*");
+
+  private final PrintStream out;
+
+  public CheckTool() {
+    this(System.out);
+  }
+
+  public CheckTool(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new CheckTool(), args));
+  }
+
+  static String usage() {
+    return "usage: check [--webindex-conf FILE] --run ID (--actual TABLE | --served) [--applied A]"
+        + " [--mode auto|scanner|mapreduce] [--out DIR] [--fluo [--embedded]]";
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    try {
+      JobSecrets.refuse(getConf());
+      return parseAndRun(args);
+    } catch (IllegalArgumentException | UncheckedIOException | StoreException e) {
+      System.err.println("check: " + e.getMessage());
+      System.err.println(usage());
+      return USAGE;
+    }
+  }
+
+  private int parseAndRun(String[] args) throws Exception {
+    Args a = parse(args);
+    if (a.helpRequested()) {
+      out.println(usage());
+      return 0;
+    }
+    WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.", "webindex.check.");
+    CheckReport report = check(cfg, getConf(), options(a));
+    Configuration conf = new Configuration(getConf());
+    String outDir = a.value("out").orElse(".");
+    if (HADOOP_URI.matcher(outDir).matches()) {
+      write(report, new org.apache.hadoop.fs.Path(outDir), conf);
+    } else {
+      write(report, Paths.get(outDir));
+    }
+    out.println(CheckReportConsole.summary(report));
+    out.flush();
+    return report.consistent() ? 0 : INCONSISTENT;
+  }
+
+  /**
+   * What to check: run {@code runId}'s table against {@code actual} (null: the served table), with
+   * the Fluo application's resume point {@code applied} (null: the run's snapshot); with {@code
+   * fluo} also the Fluo table against the run's seed, through the application running elsewhere or,
+   * with {@code embedded}, run in this process.
+   */
+  public record Options(
+      String runId,
+      String actual,
+      Long applied,
+      CheckRunner.Mode mode,
+      boolean fluo,
+      boolean embedded) {}
+
+  /**
+   * The typed entry point: the consistency check as {@code check} runs it, without writing or
+   * printing the report.
+   *
+   * @throws IllegalArgumentException for a run, table or option that cannot be checked
+   * @throws StoreException when Accumulo fails, or (with {@code fluo} and without {@code embedded})
+   *     no oracle of the application runs
+   */
+  public static CheckReport check(WebindexConfig cfg, Configuration hadoop, Options o)
+      throws Exception {
+    Connector conn = AccumuloConnections.connect(cfg);
+    RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
+    String actual = o.actual() == null ? servedTable(registry, cfg) : o.actual();
+    RunRecord run =
+        registry
+            .get(o.runId())
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException("no run " + o.runId() + " in " + cfg.metaTable()));
+    long applied = o.applied() != null ? o.applied() : run.snapshot();
+    Configuration conf = new Configuration(hadoop);
+    conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
+    CheckReport report = new CheckRunner(cfg, conn, conf).run(run, actual, applied, o.mode());
+    if (o.fluo()) {
+      report = withSeed(report, SeedCheck.ofServedApp(cfg, conn, conf, run, applied, o.embedded()));
+    }
+    return report;
+  }
+
+  /**
+   * Checks the tool's own arguments (after Hadoop's generic options {@code -D}, {@code -conf}, …)
+   * exactly as {@link #run} reads them, without reading a configuration or touching anything:
+   * throws {@link IllegalArgumentException}, with the message {@code run} prints, for arguments
+   * that {@code run} refuses with exit status 2. For schedulers' definitions (the Oozie workflow's
+   * test).
+   */
+  public static void parseArgs(String[] args) {
+    parse(args);
+  }
+
+  static Args parse(String[] args) {
+    Args a =
+        ToolConfig.args(
+            args,
+            Set.of("run", "actual", "applied", "mode", "out"),
+            Set.of("fluo", "embedded", "served"));
+    if (!a.helpRequested()) {
+      options(a);
+    }
+    return a;
+  }
+
+  /** What the parsed arguments ask to check. */
+  private static Options options(Args a) {
+    if (!a.has("run") || !(a.has("actual") || a.has("served"))) {
+      throw new ArgsException("--run and --actual (or --served) are required");
+    }
+    if (a.has("actual") && a.has("served")) {
+      throw new ArgsException("--actual and --served name the same table: give one");
+    }
+    String mode = a.value("mode").orElse("auto");
+    CheckRunner.Mode m;
+    try {
+      m = CheckRunner.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new ArgsException("--mode takes auto, scanner or mapreduce, not " + mode);
+    }
+    return new Options(
+        a.required("run"),
+        a.value("actual").orElse(null),
+        a.has("applied") ? a.longValue("applied", 0) : null,
+        m,
+        a.has("fluo"),
+        a.has("embedded"));
+  }
+
+  /** {@code --served}: the table the served pointer of {@code <prefix>_meta} names. */
+  private static String servedTable(RunRegistry registry, WebindexConfig cfg) {
+    return registry
+        .served()
+        .map(RunRegistry.Served::table)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "--served: no table is served yet (no served row in "
+                        + cfg.metaTable()
+                        + "); give --actual TABLE"));
+  }
+
+  /** The report with a seed comparison. */
+  public static CheckReport withSeed(CheckReport r, CheckReport.SeedComparison seed) {
+    return new CheckReport(
+        r.expectedTable(),
+        r.actualTable(),
+        r.runId(),
+        r.snapshot(),
+        r.fluoApplied(),
+        r.mode(),
+        r.started(),
+        r.finished(),
+        r.ranges(),
+        r.invariants(),
+        seed,
+        r.samples());
+  }
+
+  /** Writes {@code check.json} and {@code check.html} into {@code dir}. */
+  public static void write(CheckReport report, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(
+        dir.resolve("check.json"), CheckReportJson.toJson(report), StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("check.html"), CheckReportHtml.toHtml(report), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Writes {@code check.json} and {@code check.html} into the Hadoop directory {@code dir} (HDFS,
+   * for a check run by a scheduler in a container whose local files do not outlive it).
+   */
+  static void write(CheckReport report, org.apache.hadoop.fs.Path dir, Configuration conf)
+      throws IOException {
+    FileSystem fs = dir.getFileSystem(conf);
+    fs.mkdirs(dir);
+    for (Map.Entry<String, String> f :
+        Map.of(
+                "check.json", CheckReportJson.toJson(report),
+                "check.html", CheckReportHtml.toHtml(report))
+            .entrySet()) {
+      try (FSDataOutputStream os =
+          fs.create(new org.apache.hadoop.fs.Path(dir, f.getKey()), true)) {
+        os.write(f.getValue().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+  }
+}

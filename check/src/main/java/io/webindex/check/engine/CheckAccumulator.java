@@ -1,0 +1,121 @@
+package io.webindex.check.engine;
+
+import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.QuerySchema;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Collects what a check finds into report parts: totals per row range, violations per table and
+ * kind, and at most {@code samplesPerKind} sampled findings of each kind. Accumulators of parts of
+ * a check (map tasks) merge with {@link #merge}.
+ */
+public final class CheckAccumulator implements CheckListener {
+  public static final String EXPECTED = "expected";
+  public static final String ACTUAL = "actual";
+
+  private final int samplesPerKind;
+  private final Map<String, long[]> ranges =
+      new TreeMap<>(); // compared, missing, extra, different, skipped
+  private final Map<String, Map<Kind, Long>> invariants = new TreeMap<>();
+  private final Map<Kind, List<Finding>> samples = new EnumMap<>(Kind.class);
+
+  public CheckAccumulator(int samplesPerKind) {
+    this.samplesPerKind = samplesPerKind;
+    for (String r : QuerySchema.ROW_RANGES) {
+      ranges.put(r, new long[5]);
+    }
+  }
+
+  @Override
+  public void compared(String range, boolean skipped) {
+    ranges.computeIfAbsent(range, r -> new long[5])[skipped ? 4 : 0]++;
+  }
+
+  @Override
+  public void difference(Kind kind, Cell expected, Cell actual) {
+    Cell where = expected != null ? expected : actual;
+    String range = CheckListener.rangeOf(where.row());
+    long[] t = ranges.computeIfAbsent(range, r -> new long[5]);
+    t[kind == Kind.MISSING ? 1 : kind == Kind.EXTRA ? 2 : 3]++;
+    sample(
+        new Finding(
+            kind,
+            "both",
+            range,
+            where.row(),
+            where.family() + ":" + where.qualifier(),
+            expected == null ? "" : expected.value(),
+            actual == null ? "" : actual.value(),
+            ""));
+  }
+
+  @Override
+  public void violation(String table, Finding f) {
+    invariants
+        .computeIfAbsent(table, t -> new EnumMap<>(Kind.class))
+        .merge(f.kind(), 1L, Long::sum);
+    sample(f);
+  }
+
+  private void sample(Finding f) {
+    List<Finding> list = samples.computeIfAbsent(f.kind(), k -> new ArrayList<>());
+    if (list.size() < samplesPerKind) {
+      list.add(f);
+    }
+  }
+
+  /** Adds totals and samples counted elsewhere (another map task). */
+  public void addRange(
+      String range, long compared, long missing, long extra, long different, long skipped) {
+    long[] t = ranges.computeIfAbsent(range, r -> new long[5]);
+    t[0] += compared;
+    t[1] += missing;
+    t[2] += extra;
+    t[3] += different;
+    t[4] += skipped;
+  }
+
+  public void addViolations(String table, Kind kind, long n) {
+    if (n > 0) {
+      invariants.computeIfAbsent(table, x -> new EnumMap<>(Kind.class)).merge(kind, n, Long::sum);
+    }
+  }
+
+  public void addSample(Finding f) {
+    sample(f);
+  }
+
+  public void merge(CheckAccumulator o) {
+    o.ranges.forEach((r, t) -> addRange(r, t[0], t[1], t[2], t[3], t[4]));
+    o.invariants.forEach((table, m) -> m.forEach((k, n) -> addViolations(table, k, n)));
+    o.samples.values().forEach(l -> l.forEach(this::sample));
+  }
+
+  public List<RangeTotals> ranges() {
+    List<RangeTotals> out = new ArrayList<>();
+    ranges.forEach((r, t) -> out.add(new RangeTotals(r, t[0], t[1], t[2], t[3], t[4])));
+    // table order: d:, p:, t:, then anything else
+    out.sort(
+        Comparator.comparing((RangeTotals t) -> t.range().equals("other"))
+            .thenComparing(RangeTotals::range));
+    return out;
+  }
+
+  public Map<String, Map<Kind, Long>> invariants() {
+    Map<String, Map<Kind, Long>> out = new LinkedHashMap<>();
+    invariants.forEach((t, m) -> out.put(t, Map.copyOf(m)));
+    return out;
+  }
+
+  public List<Finding> samples() {
+    List<Finding> out = new ArrayList<>();
+    samples.values().forEach(out::addAll);
+    return out;
+  }
+}

@@ -1,0 +1,73 @@
+package io.webindex.check.engine;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The result of a consistency check (see docs/check.md).
+ *
+ * @param expectedTable the batch run's query table (the truth)
+ * @param actualTable the Fluo-maintained query table
+ * @param runId the batch run of {@code expectedTable}
+ * @param snapshot the batch run's snapshot (highest batch it read)
+ * @param fluoApplied the highest batch the Fluo application had applied (-1 when unknown)
+ * @param mode {@code scanner} (one process) or {@code mapreduce}
+ * @param ranges per row range totals of the table comparison
+ * @param invariants violations per table ({@code expected}/{@code actual}) and kind
+ * @param fluoSeed the Fluo table against the run's seed (null when not compared)
+ * @param samples up to a bounded number of findings of each kind
+ */
+public record CheckReport(
+    String expectedTable,
+    String actualTable,
+    String runId,
+    long snapshot,
+    long fluoApplied,
+    String mode,
+    Instant started,
+    Instant finished,
+    List<RangeTotals> ranges,
+    Map<String, Map<Kind, Long>> invariants,
+    SeedComparison fluoSeed,
+    List<Finding> samples) {
+
+  /** The Fluo table's {@code p:}/{@code um:}/{@code dm:} entries against the run's Fluo seed. */
+  public record SeedComparison(
+      String seedDir, long compared, long missing, long extra, long different, long skipped) {
+    public long differences() {
+      return missing + extra + different;
+    }
+  }
+
+  public CheckReport {
+    ranges = List.copyOf(ranges);
+    invariants = Map.copyOf(invariants);
+    samples = List.copyOf(samples);
+  }
+
+  public long differences() {
+    return ranges.stream().mapToLong(RangeTotals::differences).sum()
+        + (fluoSeed == null ? 0 : fluoSeed.differences());
+  }
+
+  public long invariantViolations() {
+    return invariants.values().stream()
+        .flatMap(m -> m.values().stream())
+        .mapToLong(Long::longValue)
+        .sum();
+  }
+
+  public long compared() {
+    return ranges.stream().mapToLong(RangeTotals::compared).sum();
+  }
+
+  /** Consistent: no difference and no invariant violation. */
+  public boolean consistent() {
+    return differences() == 0 && invariantViolations() == 0;
+  }
+
+  public long millis() {
+    return finished.toEpochMilli() - started.toEpochMilli();
+  }
+}

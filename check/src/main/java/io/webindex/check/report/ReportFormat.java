@@ -1,0 +1,129 @@
+package io.webindex.check.report;
+
+import io.webindex.check.engine.CheckReport;
+import io.webindex.check.engine.Kind;
+import io.webindex.check.engine.RangeTotals;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Facts derived from a {@link CheckReport} and their wording, shared by the JSON, HTML and console
+ * forms so that the three always agree.
+ */
+final class ReportFormat {
+  static final String CONSISTENT = "CONSISTENT";
+  static final String INCONSISTENT = "INCONSISTENT";
+
+  /** The usual invariant tables first, then any other in name order. */
+  static final Comparator<String> TABLE_ORDER =
+      Comparator.comparingInt(ReportFormat::tableRank).thenComparing(Comparator.naturalOrder());
+
+  private ReportFormat() {}
+
+  static String verdict(CheckReport r) {
+    return r.consistent() ? CONSISTENT : INCONSISTENT;
+  }
+
+  /**
+   * Cells compared per second of the whole check, rounded to one decimal; a run shorter than one
+   * millisecond counts as one millisecond.
+   */
+  static double cellsPerSecond(CheckReport r) {
+    long millis = Math.max(1, r.millis());
+    return Math.round(r.compared() * 10_000.0 / millis) / 10.0;
+  }
+
+  /** Cells skipped (changed by batches newer than the snapshot) over all row ranges. */
+  static long skipped(CheckReport r) {
+    return r.ranges().stream().mapToLong(RangeTotals::skipped).sum();
+  }
+
+  /** Differences by kind over all row ranges and the Fluo seed comparison. */
+  static Map<Kind, Long> differencesByKind(CheckReport r) {
+    long missing = 0;
+    long extra = 0;
+    long different = 0;
+    for (RangeTotals t : r.ranges()) {
+      missing += t.missing();
+      extra += t.extra();
+      different += t.different();
+    }
+    CheckReport.SeedComparison s = r.fluoSeed();
+    if (s != null) {
+      missing += s.missing();
+      extra += s.extra();
+      different += s.different();
+    }
+    Map<Kind, Long> m = new EnumMap<>(Kind.class);
+    m.put(Kind.MISSING, missing);
+    m.put(Kind.EXTRA, extra);
+    m.put(Kind.DIFFERENT, different);
+    return m;
+  }
+
+  /** How many findings of a kind the check counted (not only the sampled ones). */
+  static long count(CheckReport r, Kind kind) {
+    if (kind.isDifference()) {
+      return differencesByKind(r).get(kind);
+    }
+    return r.invariants().values().stream().mapToLong(m -> m.getOrDefault(kind, 0L)).sum();
+  }
+
+  /** The tables with invariant results, in {@link #TABLE_ORDER}. */
+  static List<String> invariantTables(CheckReport r) {
+    List<String> tables = new ArrayList<>(r.invariants().keySet());
+    tables.sort(TABLE_ORDER);
+    return tables;
+  }
+
+  /** The invariant kinds, in declaration order. */
+  static List<Kind> invariantKinds() {
+    List<Kind> kinds = new ArrayList<>();
+    for (Kind k : Kind.values()) {
+      if (!k.isDifference()) {
+        kinds.add(k);
+      }
+    }
+    return kinds;
+  }
+
+  /** {@code 1234567} as {@code 1,234,567}. */
+  static String number(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** A rate: whole numbers from 100 up, one decimal below. */
+  static String rate(double perSecond) {
+    return String.format(Locale.ROOT, perSecond >= 100 ? "%,.0f" : "%,.1f", perSecond);
+  }
+
+  /** {@code 850 ms}, {@code 2.5 s}, {@code 42 s}, {@code 4 min 05 s}, {@code 1 h 02 min 05 s}. */
+  static String duration(long millis) {
+    if (millis < 1000) {
+      return millis + " ms";
+    }
+    if (millis < 10_000) {
+      return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+    }
+    long s = millis / 1000;
+    if (s < 60) {
+      return s + " s";
+    }
+    if (s < 3600) {
+      return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
+    }
+    return String.format(Locale.ROOT, "%d h %02d min %02d s", s / 3600, s / 60 % 60, s % 60);
+  }
+
+  private static int tableRank(String table) {
+    return switch (table) {
+      case "expected" -> 0;
+      case "actual" -> 1;
+      default -> 2;
+    };
+  }
+}

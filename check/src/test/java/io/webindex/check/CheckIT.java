@@ -1,0 +1,565 @@
+package io.webindex.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.check.engine.CheckReport;
+import io.webindex.check.engine.Finding;
+import io.webindex.check.engine.Kind;
+import io.webindex.check.engine.RangeTotals;
+import io.webindex.check.report.CheckReportJson;
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.index.ReferenceIndex;
+import io.webindex.core.model.Page;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.CountCodec;
+import io.webindex.core.synth.RandomWeb;
+import io.webindex.store.BulkImport;
+import io.webindex.store.Cells;
+import io.webindex.store.JobSecrets;
+import io.webindex.store.RawPageStore;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
+import io.webindex.testkit.AccumuloITBase;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.accumulo.core.client.BatchWriter;
+import org.apache.accumulo.core.client.BatchWriterConfig;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Mutation;
+import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Fault injection: each kind of damage is reported with the right kind, range and sample. */
+@Timeout(value = 8, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CheckIT extends AccumuloITBase {
+  @TempDir Path tmp;
+  Path confFile;
+  WebindexConfig cfg;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    Path store = tmp.resolve("store");
+    String prefix = newTableName("chk");
+    confFile = writeWebindexConf(tmp, prefix, "webindex.recompute.tablets=3");
+    cfg = WebindexConfig.load(confFile, Map.of());
+    RandomWeb web = new RandomWeb(31, 250);
+    for (long b = 0; b < 3; b++) {
+      Path dir =
+          Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", b)));
+      for (Map.Entry<String, String> f : web.batchFiles(b, 200, 2).entrySet()) {
+        Files.writeString(dir.resolve(f.getKey()), f.getValue());
+      }
+    }
+  }
+
+  /**
+   * A batch run as the check sees it, made without the recompute (it lives in mr-jobs, above this
+   * module): the reference index of every batch {@code <= snapshot} of the raw page store, written
+   * into a fresh table {@code <prefix>_<run>} of three tablets (two split points, as the recompute
+   * makes them with {@code webindex.recompute.tablets=3}), and a SUCCEEDED record of it.
+   * RecomputeIT shows the recompute writes exactly the reference index's cells.
+   */
+  RunRecord referenceRun(String run, long snapshot) throws Exception {
+    ReferenceIndex ref = new ReferenceIndex();
+    RawPageStore raw = new RawPageStore(cfg.storeRoot(), new Configuration());
+    PageSink sink =
+        new PageSink() {
+          @Override
+          public void page(Page page) {
+            ref.apply(page);
+          }
+
+          @Override
+          public void reject(Reject reject) {}
+        };
+    List<String> inputs = new ArrayList<>();
+    for (RawPageStore.Batch b : raw.batches()) {
+      if (b.seq() <= snapshot) {
+        raw.read(b, ReadLimits.DEFAULT, new ReadStats(), sink);
+        inputs.add(b.dir().toString());
+      }
+    }
+    List<Cell> cells = new ArrayList<>(ref.cells());
+    cells.sort(Cell.ORDER);
+    SortedSet<Text> splits = new TreeSet<>();
+    for (int i = 1; i < 3; i++) {
+      splits.add(new Text(cells.get(i * cells.size() / 3).row()));
+    }
+    String table = cfg.runTable(run);
+    BulkImport.createFresh(connector(), table, splits);
+    Cells.write(connector(), table, cells);
+    Path workDir = Files.createDirectories(tmp.resolve("work").resolve("runs").resolve(run));
+    Instant now = Instant.now();
+    RunRecord record =
+        new RunRecord(
+            run,
+            RunRecord.Status.SUCCEEDED,
+            snapshot,
+            table,
+            now,
+            now,
+            inputs,
+            Map.of("write.QUERY_CELLS", (long) cells.size()),
+            "",
+            workDir.toUri().toString(),
+            "",
+            cfg.fluoBuckets());
+    RunRegistry registry = new RunRegistry(connector(), cfg.metaTable()).ensureTable();
+    registry.put(record);
+    return registry.get(run).orElseThrow();
+  }
+
+  CheckReport check(RunRecord truth, String actual, long applied, CheckRunner.Mode mode)
+      throws Exception {
+    return new CheckRunner(cfg, connector(), new Configuration()).run(truth, actual, applied, mode);
+  }
+
+  static long diff(CheckReport r, String range, Kind kind) {
+    RangeTotals t =
+        r.ranges().stream().filter(x -> x.range().equals(range)).findFirst().orElseThrow();
+    return kind == Kind.MISSING ? t.missing() : kind == Kind.EXTRA ? t.extra() : t.different();
+  }
+
+  static long violations(CheckReport r, String table, Kind kind) {
+    return r.invariants().getOrDefault(table, Map.of()).getOrDefault(kind, 0L);
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * The URI key of one of RandomWeb's URLs, written for this test alone: RandomWeb's hosts are
+   * names, one IPv4 address, {@code d.net:8080} and {@code https://e.io}; its paths are {@code /}
+   * or {@code /p<n>}; a fragment ({@code #top}, which RandomWeb adds to some self links) is not
+   * part of the key.
+   */
+  static String keyOf(String url) {
+    int hash = url.indexOf('#');
+    if (hash >= 0) {
+      url = url.substring(0, hash);
+    }
+    boolean https = url.startsWith("https://");
+    String rest = url.substring(https ? 8 : 7);
+    int slash = rest.indexOf('/');
+    String hostPort = slash < 0 ? rest : rest.substring(0, slash);
+    String path = slash < 0 || rest.substring(slash).equals("/") ? "" : rest.substring(slash);
+    String host = hostPort.contains(":") ? hostPort.substring(0, hostPort.indexOf(':')) : hostPort;
+    String port = hostPort.contains(":") ? hostPort.substring(hostPort.indexOf(':') + 1) : "";
+    String marker =
+        (port.isEmpty() ? "" : ":" + port) + (https ? (port.isEmpty() ? ":s" : "s") : "");
+    String reversed =
+        host.matches("[0-9.]+") ? host : String.join(".", reverse(List.of(host.split("\\."))));
+    return reversed + marker + path;
+  }
+
+  private static List<String> reverse(List<String> labels) {
+    List<String> r = new ArrayList<>(labels);
+    java.util.Collections.reverse(r);
+    return r;
+  }
+
+  /** The registrable domains of RandomWeb's hosts, by hand (keys of one host share a domain). */
+  static String domainOfKey(String key) {
+    String host = key.split("[:/]", 2)[0];
+    return switch (host) {
+      case "com.a", "com.a.www" -> "com.a";
+      case "uk.co.b", "uk.co.b.blog" -> "uk.co.b";
+      case "org.c" -> "org.c";
+      case "1.2.3.4" -> "1.2.3.4";
+      case "net.d" -> "net.d";
+      case "io.e" -> "io.e";
+      default -> throw new AssertionError("not a RandomWeb host: " + key);
+    };
+  }
+
+  /**
+   * The URI keys that batch {@code batch} can change: its pages' and every link target of any
+   * version of those pages in batches up to {@code batch}.
+   */
+  static Set<String> touchedByBatch(Path store, long batch) throws IOException {
+    Map<String, Set<String>> targetsByPage = new HashMap<>();
+    Set<String> pagesOfBatch = new TreeSet<>();
+    for (long b = 0; b <= batch; b++) {
+      try (Stream<Path> files =
+          Files.list(store.resolve("batches").resolve(String.format("%05d", b)))) {
+        for (Path f : files.toList()) {
+          for (String line : Files.readAllLines(f)) {
+            JsonNode page = JSON.readTree(line);
+            String key = keyOf(page.get("url").asText());
+            Set<String> targets = targetsByPage.computeIfAbsent(key, k -> new TreeSet<>());
+            for (JsonNode link : page.path("links")) {
+              String target = link.get("url").asText();
+              if (!target.startsWith("#")) { // a bare "#top" is a link to the page itself
+                targets.add(keyOf(target));
+              }
+            }
+            if (b == batch) {
+              pagesOfBatch.add(key);
+            }
+          }
+        }
+      }
+    }
+    Set<String> touched = new TreeSet<>(pagesOfBatch);
+    for (String p : pagesOfBatch) {
+      touched.addAll(targetsByPage.get(p));
+    }
+    return touched;
+  }
+
+  /**
+   * Whether a difference concerns one of the given URIs (its p: row, t: row or rank, or domain).
+   */
+  static boolean concerns(Finding f, Set<String> uris) {
+    String row = f.row();
+    if (row.startsWith("p:")) {
+      return uris.contains(row.substring(2));
+    }
+    if (row.startsWith("t:")) {
+      return uris.contains(row.substring(2 + CountCodec.WIDTH + 1));
+    }
+    String family = f.column().substring(0, f.column().indexOf(':'));
+    if (family.equals("rank")) {
+      return uris.contains(
+          f.column().substring(f.column().indexOf(':') + 1 + CountCodec.WIDTH + 1));
+    }
+    String domain = row.substring(2);
+    return uris.stream().anyMatch(u -> domainOfKey(u).equals(domain));
+  }
+
+  static Finding sample(CheckReport r, Kind kind) {
+    return r.samples().stream()
+        .filter(f -> f.kind() == kind)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + kind + " sample"));
+  }
+
+  void mutate(String table, Mutation... ms) throws Exception {
+    BatchWriter bw = connector().createBatchWriter(table, new BatchWriterConfig());
+    for (Mutation m : ms) {
+      bw.addMutation(m);
+    }
+    bw.close();
+  }
+
+  Map.Entry<Key, Value> first(String table, Range range) throws Exception {
+    Scanner s = connector().createScanner(table, Authorizations.EMPTY);
+    s.setRange(range);
+    return s.iterator().next();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = CheckRunner.Mode.class,
+      names = {"SCANNER", "MAPREDUCE"})
+  void faultsAreReportedWithKindRangeAndSample(CheckRunner.Mode mode) throws Exception {
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord live = referenceRun("live", 2);
+    CheckReport clean = check(truth, live.table(), 2, mode);
+    assertTrue(clean.consistent(), CheckReportJson.toJson(clean));
+    assertTrue(clean.compared() > 1000);
+
+    // a corrupted page:cur
+    Scanner curs = connector().createScanner(live.table(), Authorizations.EMPTY);
+    curs.setRange(Range.prefix("p:"));
+    curs.fetchColumn(new Text("page"), new Text("cur"));
+    Map.Entry<Key, Value> cur = curs.iterator().next();
+    Mutation corrupt = new Mutation(cur.getKey().getRow());
+    corrupt.put(
+        cur.getKey().getColumnFamily(),
+        cur.getKey().getColumnQualifier(),
+        new Value("{corrupted".getBytes(StandardCharsets.UTF_8)));
+    // a deleted inlinks column
+    Scanner s = connector().createScanner(live.table(), Authorizations.EMPTY);
+    s.setRange(Range.prefix("p:"));
+    s.fetchColumnFamily(new Text("inlinks"));
+    Key inlink = s.iterator().next().getKey();
+    Mutation dropInlink = new Mutation(inlink.getRow());
+    dropInlink.putDelete(inlink.getColumnFamily(), inlink.getColumnQualifier());
+    // a wrong t: row: the top URI's count off by 7
+    Key top = first(live.table(), Range.prefix("t:")).getKey();
+    String topRow = top.getRow().toString();
+    long urc = CountCodec.decode(topRow, 2);
+    String uri = topRow.substring(2 + CountCodec.WIDTH + 1);
+    Mutation dropTop = new Mutation(topRow);
+    dropTop.putDelete("", "");
+    Mutation wrongTop = new Mutation("t:" + CountCodec.encode(urc + 7) + ":" + uri);
+    wrongTop.put("", "", Long.toString(urc + 7));
+    mutate(live.table(), corrupt, dropInlink, dropTop, wrongTop);
+
+    CheckReport r = check(truth, live.table(), 2, mode);
+    assertFalse(r.consistent());
+    // what was injected, cell by cell: one changed page:cur (p: DIFFERENT), one deleted inlinks
+    // column (p: MISSING, and its row's incount no longer counts its inlinks), the top t: row
+    // deleted (t: MISSING) and re-written with a count 7 higher (t: EXTRA, and the URI's t: count
+    // is no longer its incount). Nothing else.
+    String curRow = cur.getKey().getRow().toString();
+    String inlinkRow = inlink.getRow().toString();
+    String inlinkColumn = "inlinks:" + inlink.getColumnQualifier();
+    Map<String, List<Long>> missingExtraDifferent = new java.util.TreeMap<>();
+    for (RangeTotals t : r.ranges()) {
+      missingExtraDifferent.put(t.range(), List.of(t.missing(), t.extra(), t.different()));
+    }
+    Map<String, List<Long>> injected = new java.util.TreeMap<>();
+    for (String range : missingExtraDifferent.keySet()) {
+      injected.put(
+          range,
+          switch (range) {
+            case "p:" -> List.of(1L, 0L, 1L);
+            case "t:" -> List.of(1L, 1L, 0L);
+            default -> List.of(0L, 0L, 0L);
+          });
+    }
+    assertEquals(injected, missingExtraDifferent);
+    assertTrue(missingExtraDifferent.keySet().containsAll(List.of("d:", "p:", "t:")));
+    assertEquals(4, r.differences());
+    assertEquals(
+        List.of(
+            Kind.DIFFERENT + " " + curRow + " page:cur -> {corrupted",
+            Kind.EXTRA + " " + "t:" + CountCodec.encode(urc + 7) + ":" + uri,
+            Kind.MISSING + " " + inlinkRow + " " + inlinkColumn,
+            Kind.MISSING + " " + topRow),
+        r.samples().stream()
+            .filter(f -> f.kind().isDifference())
+            .map(
+                f ->
+                    f.kind()
+                        + " "
+                        + f.row()
+                        + (f.column().isEmpty() || f.column().equals(":") ? "" : " " + f.column())
+                        + (f.kind() == Kind.DIFFERENT ? " -> " + f.actual() : ""))
+            .sorted()
+            .toList());
+    assertEquals(
+        Map.of(Kind.INCOUNT_MISMATCH, 1L, Kind.TOTAL_MISMATCH, 1L), r.invariants().get("actual"));
+    assertEquals(inlinkRow, sample(r, Kind.INCOUNT_MISMATCH).row());
+    Finding total = sample(r, Kind.TOTAL_MISMATCH);
+    assertEquals(
+        List.of(Long.toString(urc), Long.toString(urc + 7)),
+        List.of(total.expected(), total.actual()));
+    assertEquals(
+        Map.of(), r.invariants().getOrDefault("expected", Map.of()), "the batch table is sound");
+    assertEquals(r, CheckReportJson.fromJson(CheckReportJson.toJson(r)));
+  }
+
+  @Test
+  void aDroppedDeltaIsReportedAndNewerBatchesAreNot() throws Exception {
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord behind = referenceRun("behind", 1); // the live side missed batch 2
+    CheckReport dropped = check(truth, behind.table(), 2, CheckRunner.Mode.SCANNER);
+    assertFalse(dropped.consistent());
+    assertTrue(dropped.differences() > 0);
+    // the differences are in the p: range and every sampled one concerns what batch 2 touched
+    // (its pages, their links, and the links their versions at snapshot 1 had)
+    assertTrue(
+        dropped.ranges().stream()
+                .filter(t -> t.range().equals("p:"))
+                .findFirst()
+                .orElseThrow()
+                .differences()
+            > 0);
+    // what batch 2 touched, computed here from the written input (not by SnapshotExclusions):
+    // the URIs of its pages and every link target of any version (batches 0 to 2) of those pages
+    Set<String> touched = touchedByBatch(tmp.resolve("store"), 2);
+    List<Finding> diffs = dropped.samples().stream().filter(f -> f.kind().isDifference()).toList();
+    assertFalse(diffs.isEmpty());
+    for (Finding f : diffs) {
+      assertTrue(concerns(f, touched), "a difference outside what batch 2 touched: " + f);
+    }
+
+    // Fluo ahead of the run: the live side applied batch 2, the run's snapshot is 1
+    RunRecord older = referenceRun("older", 1);
+    RunRecord ahead = referenceRun("ahead", 2);
+    CheckReport aware = check(older, ahead.table(), 2, CheckRunner.Mode.SCANNER);
+    assertTrue(
+        aware.consistent(),
+        "differences caused only by batch 2 are not inconsistencies: " + aware.differences());
+    assertTrue(aware.ranges().stream().mapToLong(RangeTotals::skipped).sum() > 0);
+    assertFalse(
+        check(older, ahead.table(), 1, CheckRunner.Mode.SCANNER).consistent(),
+        "without the exclusion they would be");
+  }
+
+  /**
+   * The MapReduce check: its tasks get the Accumulo password from the job's credentials, not from
+   * the job's configuration or a file; and its directory (exclusions, output, task errors) is gone
+   * after a check that succeeded and after one that failed (its map tasks cannot read an offline
+   * table), the failure reported with the task's exception.
+   */
+  @Test
+  void theMapReduceCheckKeepsThePasswordInCredentialsAndLeavesNoFiles() throws Exception {
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord live = referenceRun("live", 2);
+    java.nio.file.Path workDir = java.nio.file.Path.of(java.net.URI.create(truth.workDir()));
+    List<Job> jobs = new ArrayList<>();
+    CheckRunner runner =
+        new CheckRunner(cfg, connector(), new Configuration()).beforeSubmit(jobs::add);
+    assertTrue(runner.run(truth, live.table(), 2, CheckRunner.Mode.MAPREDUCE).consistent());
+    assertEquals(List.of(), checkDirs(workDir));
+
+    connector().tableOperations().offline(live.table(), true);
+    StoreException failed =
+        assertThrows(
+            StoreException.class,
+            () -> runner.run(truth, live.table(), 2, CheckRunner.Mode.MAPREDUCE));
+    assertTrue(failed.getMessage().contains("offline"), failed.getMessage());
+    assertTrue(failed.getMessage().contains("task attempt_"), failed.getMessage());
+    assertEquals(List.of(), checkDirs(workDir), "the failed check's directory is gone");
+
+    assertEquals(2, jobs.size());
+    for (Job job : jobs) {
+      ByteArrayOutputStream xml = new ByteArrayOutputStream();
+      job.getConfiguration().writeXml(xml);
+      String jobXml = xml.toString(StandardCharsets.UTF_8);
+      assertFalse(jobXml.contains(ROOT_PASSWORD), "the job's configuration carries the password");
+      assertFalse(jobXml.contains("accumulo.password"), jobXml);
+      assertEquals(List.of(), JobSecrets.secretKeys(job.getConfiguration()));
+      assertEquals(
+          ROOT_PASSWORD,
+          new String(
+              job.getCredentials().getSecretKey(new Text("webindex.accumulo.password")),
+              StandardCharsets.UTF_8));
+    }
+  }
+
+  static List<String> checkDirs(java.nio.file.Path workDir) throws IOException {
+    try (Stream<java.nio.file.Path> files = Files.list(workDir)) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(n -> n.startsWith("check-"))
+          .toList();
+    }
+  }
+
+  @Test
+  void theToolWritesTheReportsAndExitsByVerdict() throws Exception {
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord behind = referenceRun("behind", 1);
+    Path out = tmp.resolve("report");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    int exit =
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(new PrintStream(console, true, StandardCharsets.UTF_8)),
+            new String[] {
+              "--webindex-conf",
+              confFile.toString(),
+              "--run",
+              "truth",
+              "--actual",
+              behind.table(),
+              "--out",
+              out.toString()
+            });
+    assertEquals(CheckTool.INCONSISTENT, exit);
+    assertTrue(
+        console.toString(StandardCharsets.UTF_8).contains("INCONSISTENT"),
+        console.toString(StandardCharsets.UTF_8));
+    assertFalse(CheckReportJson.fromJson(Files.readString(out.resolve("check.json"))).consistent());
+    assertTrue(Files.readString(out.resolve("check.html")).contains("INCONSISTENT"));
+    int ok =
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(new PrintStream(new ByteArrayOutputStream())),
+            new String[] {
+              "--webindex-conf",
+              confFile.toString(),
+              "--run",
+              "truth",
+              "--actual",
+              truth.table(),
+              "--out",
+              out.toString()
+            });
+    assertEquals(0, ok);
+    assertEquals(
+        CheckTool.USAGE,
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(),
+            new String[] {
+              "--webindex-conf", confFile.toString(), "--run", "nope", "--actual", "x"
+            }));
+  }
+
+  @Test
+  void theToolComparesWithTheServedTableAndWritesReportsThroughHadoop() throws Exception {
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord behind = referenceRun("behind", 1);
+    Path out = tmp.resolve("served-report");
+    String[] args = {
+      "--webindex-conf",
+      confFile.toString(),
+      "--run",
+      "truth",
+      "--served",
+      "--out",
+      out.toUri().toString() // file:///…: a Hadoop path, written through Hadoop's file system
+    };
+    assertTrue(args[6].startsWith("file:/"), args[6]);
+    assertEquals(
+        CheckTool.USAGE,
+        ToolRunner.run(new Configuration(), new CheckTool(), args),
+        "nothing is served yet");
+    assertFalse(Files.exists(out));
+
+    RunRegistry registry = new RunRegistry(connector(), cfg.metaTable());
+    registry.serve(behind);
+    assertEquals(
+        CheckTool.INCONSISTENT,
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(new PrintStream(new ByteArrayOutputStream())),
+            args));
+    CheckReport report = CheckReportJson.fromJson(Files.readString(out.resolve("check.json")));
+    assertEquals(behind.table(), report.actualTable(), "--served is the served table");
+    assertEquals(truth.table(), report.expectedTable());
+    assertTrue(Files.readString(out.resolve("check.html")).contains("INCONSISTENT"));
+
+    registry.serve(truth);
+    assertEquals(
+        0,
+        ToolRunner.run(
+            new Configuration(),
+            new CheckTool(new PrintStream(new ByteArrayOutputStream())),
+            args));
+    assertTrue(
+        CheckReportJson.fromJson(Files.readString(out.resolve("check.json"))).consistent(),
+        "the reports are replaced");
+  }
+}

@@ -1,0 +1,133 @@
+package io.webindex.store.mapreduce;
+
+import io.webindex.store.JobSecrets;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+
+/**
+ * Runs webindex's MapReduce jobs, all through {@link #run}: secrets are stripped from the job's
+ * configuration ({@link JobSecrets}), an observer sees the job as it is submitted, the job runs to
+ * its end, and a failure is reported with the exception of the first failed task attempt (recorded
+ * by {@link TaskGuard}), not the local runner's {@code NA}.
+ */
+public final class Jobs {
+  /** The job's stage: {@code latest}, {@code uris}, {@code write} or {@code check}. */
+  public static final String STAGE = "webindex.mr.stage";
+
+  /** Where a failed task attempt records its exception; set by {@link #run}. */
+  public static final String TASK_ERRORS_DIR = "webindex.mr.task.errors.dir";
+
+  /**
+   * TESTS ONLY: a fault to inject, for the fault tests of docs/recompute.md. {@code latest}, {@code
+   * uris}, {@code write}, {@code check}: reduce task 0 of that stage fails after writing its
+   * output; {@code import}: recompute takes its fresh table offline just before the bulk import, so
+   * Accumulo refuses the import. A stage followed by {@link #ONCE} ({@code write:once}): only the
+   * first attempt of that reduce task fails, so a retrying framework (YARN) completes the job.
+   * Never set it in a real configuration.
+   */
+  public static final String TEST_FAULT = "webindex.mr.test.fault";
+
+  /** Suffix of a {@link #TEST_FAULT} stage whose task fails in its first attempt only. */
+  public static final String ONCE = ":once";
+
+  private Jobs() {}
+
+  /** A job that did not succeed; the message says why. */
+  public static final class JobFailed extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    JobFailed(String m) {
+      super(m);
+    }
+  }
+
+  /** Whether the test-only fault {@code what} is set. */
+  public static boolean testFault(Configuration conf, String what) {
+    return what.equals(conf.get(TEST_FAULT));
+  }
+
+  /**
+   * Runs a job to its end.
+   *
+   * @param errorsDir where its failed task attempts record their exceptions (created by them)
+   * @param beforeSubmit sees the job, secrets already stripped, just before it is submitted
+   * @throws JobFailed when it does not succeed, with the first failed task's exception
+   */
+  public static void run(Job job, Path errorsDir, Consumer<? super Job> beforeSubmit)
+      throws IOException, InterruptedException, ClassNotFoundException {
+    FileSystem fs = errorsDir.getFileSystem(job.getConfiguration());
+    Path dir = fs.makeQualified(errorsDir);
+    job.getConfiguration().set(TASK_ERRORS_DIR, dir.toString());
+    JobSecrets.scrub(job.getConfiguration());
+    beforeSubmit.accept(job);
+    job.submit();
+    JobProgress.stderr().watch(job);
+    if (!job.isSuccessful()) {
+      throw new JobFailed("job '" + job.getJobName() + "' failed: " + failure(job, fs, dir));
+    }
+  }
+
+  /**
+   * Why a job failed: the exception a failed task attempt recorded (the earliest), else the
+   * framework's failure info or a task's first diagnostic line, else a pointer to the logs.
+   */
+  static String failure(Job job, FileSystem fs, Path errorsDir) {
+    List<FileStatus> recorded = new ArrayList<>();
+    try {
+      if (fs.exists(errorsDir)) {
+        for (FileStatus st : fs.listStatus(errorsDir)) {
+          String n = st.getPath().getName();
+          if (st.isFile() && !n.startsWith(".") && !n.startsWith("_")) {
+            recorded.add(st);
+          }
+        }
+      }
+      if (!recorded.isEmpty()) {
+        recorded.sort(
+            Comparator.comparingLong(FileStatus::getModificationTime)
+                .thenComparing(st -> st.getPath().getName()));
+        FileStatus first = recorded.get(0);
+        String text;
+        try (InputStream in = fs.open(first.getPath())) {
+          text = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
+        return "task "
+            + first.getPath().getName()
+            + ": "
+            + text
+            + (recorded.size() > 1 ? " (" + (recorded.size() - 1) + " more attempts failed)" : "");
+      }
+    } catch (IOException e) {
+      // fall back to what the framework knows
+    }
+    try {
+      String info = job.getStatus().getFailureInfo();
+      if (info != null && !info.isBlank() && !info.equals("NA")) {
+        return info;
+      }
+      for (TaskCompletionEvent e : job.getTaskCompletionEvents(0, 100)) {
+        if (e.getStatus() == TaskCompletionEvent.Status.FAILED) {
+          for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
+            return d.lines().findFirst().orElse(d);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // nothing more to say
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return "a task failed and the job runner reports no cause (see the job's task logs)";
+  }
+}
