@@ -493,12 +493,26 @@ public final class RecomputeTool extends Configured implements Tool {
     return out;
   }
 
-  /** On the local job runner: real parallelism and fast completion polling (5 s by default). */
+  /** Share of the heap Hadoop lets one reducer's shuffle hold in memory (its default). */
+  static final double SHUFFLE_HEAP_SHARE = 0.70;
+
+  /**
+   * On the local job runner: real parallelism, fast completion polling (5 s by default), and an
+   * in-memory shuffle sized for reducers that share one JVM. Each reducer's shuffle assumes it
+   * owns the heap ({@code mapreduce.reduce.shuffle.input.buffer.percent}, 70 %); with two local
+   * reducers that is 140 % of the heap, and a 1M-page recompute under {@code -Xmx1g} died with
+   * {@code OutOfMemoryError} in job 3's shuffle. The share is divided among the parallel reducers.
+   */
   static void tuneLocalRunner(Configuration conf) {
     if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
       setIfUnset(conf, "mapreduce.client.completion.pollinterval", "50");
       setIfUnset(conf, "mapreduce.local.map.tasks.maximum", "2");
       setIfUnset(conf, "mapreduce.local.reduce.tasks.maximum", "2");
+      int reducers = Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
+      setIfUnset(
+          conf,
+          "mapreduce.reduce.shuffle.input.buffer.percent",
+          String.format(java.util.Locale.ROOT, "%.2f", SHUFFLE_HEAP_SHARE / reducers));
     }
   }
 
