@@ -50,9 +50,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and {@code reconcile} without {@code --embedded} go through them, a worker is stopped and another
  * started while the oracle keeps running, and after every step the served table equals a recompute
  * of the same batches, cell for cell. {@code /api/v1/health} reports the application's lag, as
- * {@code serve} builds it, with a batch waiting and after its load. The processes run as the user of docs/permissions.md with a
- * random password, their logging at INFO (Fluo's start-up print of its configuration included); the
- * password must be in none of their logs, command lines or environments.
+ * {@code serve} builds it, with a batch waiting and after its load. The processes run as the user
+ * of docs/permissions.md with a random password, their logging at INFO (Fluo's start-up print of
+ * its configuration included); the password must be in none of their logs, command lines or
+ * environments.
  */
 class FluoServicesIT extends AccumuloITBase {
   private static final String SECRET = "ServiceCanary" + random(12);
@@ -150,7 +151,7 @@ class FluoServicesIT extends AccumuloITBase {
     assertEquals(1, behind.path("newest").asLong(), behind.toString());
     assertEquals(1, behind.path("batchesBehind").asLong(), behind.toString());
     long seconds = behind.path("secondsBehind").asLong();
-    assertTrue(seconds >= batchAge && seconds < batchAge + 60, behind.toString());
+    assertTrue(seconds >= batchAge && seconds < batchAge + 120, behind.toString());
     assertTrue(behind.path("error").isNull(), behind.toString());
     Run load1 = ok("load");
     assertTrue(load1.out().contains("applied batches 1..1"), load1.out());
@@ -334,9 +335,21 @@ class FluoServicesIT extends AccumuloITBase {
 
   /**
    * The {@code fluo} part of {@code /api/v1/health}, from a web server with a probe of its own (a
-   * probe reuses its answer for a few seconds), as {@code bin/webindex serve} builds them.
+   * probe reuses its answer for a few seconds), as {@code bin/webindex serve} builds them. A probe
+   * gives up after {@link FluoLagProbe#TIME_LIMIT}, which the first Fluo client of this JVM can
+   * take on a busy machine: the answer is asked again, for up to a minute, until it has no error.
    */
   private JsonNode healthFluo() throws IOException, InterruptedException {
+    Instant until = Instant.now().plusSeconds(60);
+    JsonNode fluo = healthFluoOnce();
+    while (!fluo.path("error").isNull() && Instant.now().isBefore(until)) {
+      Thread.sleep(1000);
+      fluo = healthFluoOnce();
+    }
+    return fluo;
+  }
+
+  private JsonNode healthFluoOnce() throws IOException, InterruptedException {
     try (FluoLagProbe probe = new FluoLagProbe(cfg);
         WebServer server = WebServer.start(WebOptions.local(0), user, cfg, probe)) {
       HttpResponse<String> r =
