@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.ClientConfiguration;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.ZooKeeperInstance;
 import org.apache.accumulo.core.client.admin.SecurityOperations;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.conf.Property;
@@ -69,9 +71,17 @@ import org.slf4j.LoggerFactory;
  * start. {@code store/} and {@code work/} are kept. {@link #close()} stops the cluster and removes
  * the connection files.
  *
- * <p>MiniAccumulo 1.10 on JDK 17 needs {@code JDK_JAVA_OPTIONS} (inherited by the child processes)
- * to hold {@link #REQUIRED_JDK_OPTIONS}; {@code bin/webindex} exports them, {@link #start} refuses
- * to run without them.
+ * <p>MiniAccumulo 1.10 on JDK 17 needs {@code JDK_JAVA_OPTIONS} to hold {@link
+ * #REQUIRED_JDK_OPTIONS}: it starts its servers as {@code java} processes whose command line it
+ * builds itself (with CMS flags that JDK 17 rejects) and only lets a caller add system properties,
+ * so an option like {@code -XX:+IgnoreUnrecognizedVMOptions} reaches them only through the
+ * environment they inherit. A JVM started with that variable announces it on stderr ("NOTE: Picked
+ * up JDK_JAVA_OPTIONS"), as do {@code JAVA_TOOL_OPTIONS} and {@code _JAVA_OPTIONS}. So when this
+ * JVM has the variable (the test JVMs under Maven), the cluster runs in it; otherwise (every {@code
+ * bin/webindex} command) {@link #start} runs the cluster in a host JVM of its own ({@link
+ * EmbeddedAccumuloHost}) started with the variable, whose note goes to {@code
+ * <dir>/embedded-accumulo.log} with the rest of its output, and the command's own stderr stays
+ * quiet.
  */
 public final class EmbeddedAccumulo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedAccumulo.class);
@@ -103,6 +113,8 @@ public final class EmbeddedAccumulo implements AutoCloseable {
           "-Dzookeeper.4lw.commands.whitelist=*",
           "-Dzookeeper.admin.enableServer=false");
 
+  static final String JDK_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
+
   // Same sizing as testkit's AccumuloITBase: MiniAccumulo's 128 MB tablet server is too small.
   static final int TABLET_SERVER_MEMORY_MB = 768;
   static final String TSERV_MAXMEM = "256M";
@@ -110,25 +122,45 @@ public final class EmbeddedAccumulo implements AutoCloseable {
   static final String TSERV_INDEXCACHE = "32M";
 
   private final Path dir;
-  private final MiniAccumuloCluster cluster;
+  private final String instanceName;
+  private final String zookeepers;
   private final String password;
+  private final Runnable stop;
   private boolean closed;
 
-  private EmbeddedAccumulo(Path dir, MiniAccumuloCluster cluster, String password) {
+  EmbeddedAccumulo(
+      Path dir, String instanceName, String zookeepers, String password, Runnable stop) {
     this.dir = dir;
-    this.cluster = cluster;
+    this.instanceName = instanceName;
+    this.zookeepers = zookeepers;
     this.password = password;
+    this.stop = stop;
   }
 
   /**
    * Starts an instance in {@code dir} (created if needed) and writes the connection files. The
    * caller makes sure no other instance uses {@code dir} ({@code dev} holds a {@link DevLock}).
    *
+   * <p>In this JVM when its {@code JDK_JAVA_OPTIONS} holds {@link #REQUIRED_JDK_OPTIONS}, else in a
+   * host JVM of its own (see the class comment).
+   *
+   * @throws StoreException when the cluster does not start
+   */
+  public static EmbeddedAccumulo start(Path dir) throws IOException, InterruptedException {
+    if (missingJdkOptions(System.getenv(JDK_JAVA_OPTIONS)).isEmpty()) {
+      return startHere(dir);
+    }
+    return EmbeddedAccumuloHost.launch(dir);
+  }
+
+  /**
+   * {@link #start} in this JVM.
+   *
    * @throws StoreException when the environment lacks {@link #REQUIRED_JDK_OPTIONS} or the cluster
    *     does not start
    */
-  public static EmbeddedAccumulo start(Path dir) throws IOException, InterruptedException {
-    checkJdkOptions(System.getenv("JDK_JAVA_OPTIONS"));
+  static EmbeddedAccumulo startHere(Path dir) throws IOException, InterruptedException {
+    checkJdkOptions(System.getenv(JDK_JAVA_OPTIONS));
     Path root = createOwnerOnlyDirectory(dir);
     Files.createDirectories(root.resolve("store"));
     Files.createDirectories(root.resolve("work"));
@@ -166,7 +198,9 @@ public final class EmbeddedAccumulo implements AutoCloseable {
               + macDir.resolve("logs"),
           e);
     }
-    EmbeddedAccumulo embedded = new EmbeddedAccumulo(root, mac, password);
+    EmbeddedAccumulo embedded =
+        new EmbeddedAccumulo(
+            root, mac.getInstanceName(), mac.getZooKeepers(), password, () -> stopQuietly(mac));
     try {
       embedded.writeConnectionFiles();
     } catch (IOException | RuntimeException e) {
@@ -234,17 +268,21 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     return d;
   }
 
-  static void checkJdkOptions(String jdkJavaOptions) {
+  /** Those of {@link #REQUIRED_JDK_OPTIONS} that a {@code JDK_JAVA_OPTIONS} value lacks. */
+  static List<String> missingJdkOptions(String jdkJavaOptions) {
     String have = jdkJavaOptions == null ? "" : jdkJavaOptions;
-    List<String> missing =
-        REQUIRED_JDK_OPTIONS.stream()
-            .filter(o -> !List.of(have.trim().split("\\s+")).contains(o))
-            .toList();
+    return REQUIRED_JDK_OPTIONS.stream()
+        .filter(o -> !List.of(have.trim().split("\\s+")).contains(o))
+        .toList();
+  }
+
+  static void checkJdkOptions(String jdkJavaOptions) {
+    List<String> missing = missingJdkOptions(jdkJavaOptions);
     if (!missing.isEmpty()) {
       throw new StoreException(
           "the embedded Accumulo needs the environment variable JDK_JAVA_OPTIONS to contain "
               + String.join(" ", REQUIRED_JDK_OPTIONS)
-              + " (bin/webindex sets it; missing: "
+              + " (missing: "
               + String.join(" ", missing)
               + ")");
     }
@@ -260,11 +298,11 @@ public final class EmbeddedAccumulo implements AutoCloseable {
   }
 
   public String instanceName() {
-    return cluster.getInstanceName();
+    return instanceName;
   }
 
   public String zookeepers() {
-    return cluster.getZooKeepers();
+    return zookeepers;
   }
 
   /** The configuration in the connection file. */
@@ -275,7 +313,9 @@ public final class EmbeddedAccumulo implements AutoCloseable {
   /** A connector as {@link #USER}, the user of the connection file. */
   public Connector connector() {
     try {
-      return cluster.getConnector(USER, password);
+      return new ZooKeeperInstance(
+              ClientConfiguration.create().withInstance(instanceName).withZkHosts(zookeepers))
+          .getConnector(USER, new PasswordToken(password));
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new StoreException("cannot connect to the embedded Accumulo: " + e.getMessage(), e);
     }
@@ -294,16 +334,16 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     } catch (IOException e) {
       log.warn("could not remove the connection files in {}: {}", dir, e.toString());
     }
-    log.info("stopping embedded Accumulo '{}'", cluster.getInstanceName());
-    stopQuietly(cluster);
+    log.info("stopping embedded Accumulo '{}'", instanceName);
+    stop.run();
   }
 
   private void writeConnectionFiles() throws IOException {
     Path passwordFile = dir.resolve(PASSWORD_FILE);
     writeAtomically(passwordFile, password + "\n", true);
     Map<String, String> p = new LinkedHashMap<>();
-    p.put(WebindexConfig.INSTANCE, cluster.getInstanceName());
-    p.put(WebindexConfig.ZOOKEEPERS, cluster.getZooKeepers());
+    p.put(WebindexConfig.INSTANCE, instanceName);
+    p.put(WebindexConfig.ZOOKEEPERS, zookeepers);
     p.put(WebindexConfig.USER, USER);
     p.put(WebindexConfig.PASSWORD_FILE, passwordFile.toString());
     p.put(WebindexConfig.STORE_ROOT, fileUri(dir.resolve("store")));

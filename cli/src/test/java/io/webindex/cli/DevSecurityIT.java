@@ -9,17 +9,13 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.testkit.ChildProcessWatcher;
 import io.webindex.testkit.SecretScan;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.ClientConfiguration;
@@ -36,6 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the connection file names the least-privileged user {@value EmbeddedAccumulo#USER}, and neither
  * that user's password nor a working root password is on any child process's command line (read
  * from {@code /proc}: MiniAccumulo's Initialize gets the root password as an argument).
+ *
+ * <p>{@code dev} runs as {@code bin/webindex} starts it: a JVM of its own without {@code
+ * JDK_JAVA_OPTIONS}, so its embedded Accumulo runs in a host JVM ({@link EmbeddedAccumuloHost});
+ * its stderr has no "NOTE: Picked up" line, and SIGTERM stops every process it started.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DevSecurityIT {
@@ -45,15 +45,25 @@ class DevSecurityIT {
   void devDirectoryPasswordAndCommandLines() throws Exception {
     Path devDir = home.resolve(Cli.DEV_DIR);
     Path pwFile = devDir.resolve(EmbeddedAccumulo.PASSWORD_FILE);
-    ByteArrayOutputStream devOut = new ByteArrayOutputStream();
-    ByteArrayOutputStream devErr = new ByteArrayOutputStream();
-    Cli devCtx = new Cli(home, devOut, devErr);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
+    Path devOut = home.resolve("dev.out");
+    Path devErr = home.resolve("dev.err");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "-D" + Cli.HOME_PROPERTY + "=" + home,
+            "-cp",
+            System.getProperty("java.class.path"),
+            Main.class.getName(),
+            "dev");
+    pb.environment().remove(EmbeddedAccumulo.JDK_JAVA_OPTIONS);
+    pb.redirectOutput(devOut.toFile()).redirectError(devErr.toFile());
+    Process dev = null;
     try (ChildProcessWatcher children = ChildProcessWatcher.start()) {
-      Future<Integer> dev = pool.submit(() -> Main.run(List.of("dev"), devCtx));
+      dev = pb.start();
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-      while (!devOut.toString(StandardCharsets.UTF_8).contains("press Ctrl-C")) {
-        assertFalse(dev.isDone(), () -> "dev ended: " + devErr.toString(StandardCharsets.UTF_8));
+      while (!Files.readString(devOut).contains("press Ctrl-C")) {
+        assertTrue(dev.isAlive(), "dev ended: " + Files.readString(devErr));
         assertTrue(System.nanoTime() < deadline, "dev did not start in 3 minutes");
         Thread.sleep(200);
       }
@@ -87,8 +97,9 @@ class DevSecurityIT {
         found.addAll(scan.text("command line of " + c, c.commandLine()));
         found.addAll(scan.text("environment of " + c, c.environment()));
       }
-      found.addAll(scan.text("dev stdout", devOut.toString(StandardCharsets.UTF_8)));
-      found.addAll(scan.text("dev stderr", devErr.toString(StandardCharsets.UTF_8)));
+      found.addAll(scan.text("dev stdout", Files.readString(devOut)));
+      found.addAll(scan.text("dev stderr", Files.readString(devErr)));
+      found.addAll(scan.file(devDir.resolve(EmbeddedAccumuloHost.LOG_FILE)));
       assertEquals(List.of(), found);
 
       // the root password Initialize showed to ps opens nothing any more
@@ -103,13 +114,29 @@ class DevSecurityIT {
           AccumuloSecurityException.class,
           () -> instance.getConnector("root", new PasswordToken(shown)));
 
-      devCtx.requestStop();
-      assertEquals(0, (int) dev.get(2, TimeUnit.MINUTES), devErr.toString(StandardCharsets.UTF_8));
+      // SIGTERM, as an operator's kill: the JVM's shutdown stops the host and its servers
+      List<ProcessHandle> started = dev.descendants().toList();
+      assertFalse(started.isEmpty(), "dev started no process");
+      dev.destroy();
+      assertTrue(dev.waitFor(2, TimeUnit.MINUTES), "dev stopped in 2 minutes");
+      assertEquals(143, dev.exitValue(), Files.readString(devErr));
+      for (ProcessHandle h : started) {
+        assertTrue(
+            h.onExit().get(1, TimeUnit.MINUTES) != null && !h.isAlive(),
+            "still running after dev stopped: " + h.info());
+      }
       assertFalse(Files.exists(pwFile), "password file removed on stop");
+      // the launcher's note on JDK_JAVA_OPTIONS is in the host's log, not on dev's stderr
+      assertFalse(Files.readString(devErr).contains("NOTE: Picked up"), Files.readString(devErr));
+      assertTrue(
+          Files.readString(devDir.resolve(EmbeddedAccumuloHost.LOG_FILE))
+              .contains("NOTE: Picked up JDK_JAVA_OPTIONS"),
+          "the host JVM got the options MiniAccumulo's servers need");
     } finally {
-      devCtx.requestStop();
-      pool.shutdown();
-      pool.awaitTermination(2, TimeUnit.MINUTES);
+      if (dev != null && dev.isAlive()) {
+        dev.descendants().forEach(ProcessHandle::destroyForcibly);
+        dev.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
+      }
     }
   }
 

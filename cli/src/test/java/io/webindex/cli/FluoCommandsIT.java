@@ -3,6 +3,8 @@ package io.webindex.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.testkit.AccumuloITBase;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The operator's path: recompute, fluo-init from that run, then load new batches through Fluo. */
 class FluoCommandsIT extends AccumuloITBase {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   @TempDir Path tmp;
 
   @Test
@@ -26,7 +30,27 @@ class FluoCommandsIT extends AccumuloITBase {
       Files.copy(in, b0.resolve("pages.jsonl"));
     }
     String c = conf.toString();
-    assertEquals(0, Run.of(tmp, "recompute", "--conf", c, "--run", "r0").status());
+    // recompute --json: the run record, checked against the worked example by hand (3 crawled
+    // pages with 5 links to 5 seen URIs; the golden dump has one line per query cell)
+    Run recompute = Run.of(tmp, "recompute", "--conf", c, "--run", "r0", "--json");
+    assertEquals(0, recompute.status(), recompute.toString());
+    JsonNode run = JSON.readTree(recompute.out());
+    assertEquals("r0", run.path("id").asText());
+    assertEquals("SUCCEEDED", run.path("status").asText());
+    assertEquals(0, run.path("snapshot").asLong());
+    assertEquals(prefix + "_r0", run.path("table").asText());
+    assertTrue(run.path("finished").isTextual(), run.toString());
+    assertTrue(run.path("seconds").asDouble() > 0, run.toString());
+    assertTrue(run.path("message").isNull(), run.toString());
+    JsonNode counters = run.path("counters");
+    assertEquals(3, counters.path("read.PAGES").asLong(), counters.toString());
+    assertEquals(5, counters.path("read.LINKS").asLong(), counters.toString());
+    assertEquals(3, counters.path("latest.CURRENT_PAGES").asLong(), counters.toString());
+    assertEquals(5, counters.path("uris.SEEN_URIS").asLong(), counters.toString());
+    assertEquals(
+        goldenLines("/io/webindex/cli/worked-example.tsv"),
+        counters.path("write.QUERY_CELLS").asLong(),
+        counters.toString());
     Run init = Run.of(tmp, "fluo-init", "--conf", c, "--run", "r0");
     assertEquals(0, init.status(), init.toString());
     assertTrue(init.out().contains("(snapshot 0)"), init.out());
@@ -37,11 +61,20 @@ class FluoCommandsIT extends AccumuloITBase {
         "{\"url\":\"http://c.com/\",\"crawled\":\"2026-11-21T00:00:00Z\",\"links\":[{\"url\":\"a.com/page1\",\"anchor\":\"A\"}]}\n"
             + "{\"url\":\"b.com\",\"crawled\":\"2026-11-21T00:00:00Z\",\"deleted\":true}\n",
         StandardCharsets.UTF_8);
-    Run load = Run.of(tmp, "load", "--conf", c, "--embedded");
+    // load --json: one round, batch 1 with its 2 page versions, both newer than the seed
+    Run load = Run.of(tmp, "load", "--conf", c, "--embedded", "--json");
     assertEquals(0, load.status(), load.toString());
-    assertTrue(
-        load.out().contains("applied batches 1..1: 2 page versions (2 applied, 0 stale)"),
-        load.out());
+    assertEquals(1, load.lines().size(), load.toString());
+    JsonNode round = JSON.readTree(load.out());
+    assertEquals(0, round.path("appliedBefore").asLong(), round.toString());
+    assertEquals(1, round.path("appliedAfter").asLong(), round.toString());
+    assertEquals(1, round.path("batches").asLong(), round.toString());
+    assertEquals(2, round.path("pages").asLong(), round.toString());
+    assertEquals(2, round.path("applied").asLong(), round.toString());
+    assertEquals(0, round.path("stale").asLong(), round.toString());
+    assertEquals(0, round.path("rejected").asLong(), round.toString());
+    assertTrue(round.path("seconds").asDouble() > 0, round.toString());
+    assertTrue(round.path("pagesPerSecond").isIntegralNumber(), round.toString());
     Run again = Run.of(tmp, "load", "--conf", c, "--embedded");
     assertTrue(
         again.out().contains("nothing to apply: every batch up to 1 is applied"), again.out());
@@ -69,5 +102,11 @@ class FluoCommandsIT extends AccumuloITBase {
 
     Run bad = Run.of(tmp, "fluo-init", "--conf", c, "--run", "nope");
     assertEquals(2, bad.status());
+  }
+
+  private long goldenLines(String resource) throws IOException {
+    try (InputStream in = getClass().getResourceAsStream(resource)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().count();
+    }
   }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.fluo.Cutover;
@@ -12,11 +14,17 @@ import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.ChildProcessWatcher;
 import io.webindex.testkit.SecretScan;
+import io.webindex.web.WebOptions;
+import io.webindex.web.WebServer;
 import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -41,9 +49,11 @@ import org.junit.jupiter.api.io.TempDir;
  * and {@code fluo-worker}, each a separate JVM, not MiniFluo) against MiniAccumulo: {@code load}
  * and {@code reconcile} without {@code --embedded} go through them, a worker is stopped and another
  * started while the oracle keeps running, and after every step the served table equals a recompute
- * of the same batches, cell for cell. The processes run as the user of docs/permissions.md with a
- * random password, their logging at INFO (Fluo's start-up print of its configuration included); the
- * password must be in none of their logs, command lines or environments.
+ * of the same batches, cell for cell. {@code /api/v1/health} reports the application's lag, as
+ * {@code serve} builds it, with a batch waiting and after its load. The processes run as the user
+ * of docs/permissions.md with a random password, their logging at INFO (Fluo's start-up print of
+ * its configuration included); the password must be in none of their logs, command lines or
+ * environments.
  */
 class FluoServicesIT extends AccumuloITBase {
   private static final String SECRET = "ServiceCanary" + random(12);
@@ -130,8 +140,27 @@ class FluoServicesIT extends AccumuloITBase {
     Child worker1 = start("worker1", "fluo-worker", "--max-scan-interval", "1");
     awaitProcesses(app0, 1);
     writeBatch(1, 40);
+    // /api/v1/health while batch 1 waits: the application applied batch 0 (its seed), the store
+    // has 1; the batch was written two minutes ago
+    long batchAge = 120;
+    Files.setLastModifiedTime(
+        store.resolve("batches/00001"), FileTime.from(Instant.now().minusSeconds(batchAge)));
+    JsonNode behind = healthFluo();
+    assertEquals(app0, behind.path("app").asText(), behind.toString());
+    assertEquals(0, behind.path("applied").asLong(), behind.toString());
+    assertEquals(1, behind.path("newest").asLong(), behind.toString());
+    assertEquals(1, behind.path("batchesBehind").asLong(), behind.toString());
+    long seconds = behind.path("secondsBehind").asLong();
+    assertTrue(seconds >= batchAge && seconds < batchAge + 120, behind.toString());
+    assertTrue(behind.path("error").isNull(), behind.toString());
     Run load1 = ok("load");
     assertTrue(load1.out().contains("applied batches 1..1"), load1.out());
+    JsonNode caughtUp = healthFluo();
+    assertEquals(1, caughtUp.path("applied").asLong(), caughtUp.toString());
+    assertEquals(1, caughtUp.path("newest").asLong(), caughtUp.toString());
+    assertEquals(0, caughtUp.path("batchesBehind").asLong(), caughtUp.toString());
+    assertEquals(0, caughtUp.path("secondsBehind").asLong(), caughtUp.toString());
+    assertTrue(caughtUp.path("error").isNull(), caughtUp.toString());
     awaitNoNotifications(app0);
 
     // workers are independent: stop the only one, load with none, start another
@@ -301,6 +330,35 @@ class FluoServicesIT extends AccumuloITBase {
     Path dir = Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", b)));
     for (Map.Entry<String, String> f : web.batchFiles(b, pages, 2).entrySet()) {
       Files.writeString(dir.resolve(f.getKey()), f.getValue());
+    }
+  }
+
+  /**
+   * The {@code fluo} part of {@code /api/v1/health}, from a web server with a probe of its own (a
+   * probe reuses its answer for a few seconds), as {@code bin/webindex serve} builds them. A probe
+   * gives up after {@link FluoLagProbe#TIME_LIMIT}, which the first Fluo client of this JVM can
+   * take on a busy machine: the answer is asked again, for up to a minute, until it has no error.
+   */
+  private JsonNode healthFluo() throws IOException, InterruptedException {
+    Instant until = Instant.now().plusSeconds(60);
+    JsonNode fluo = healthFluoOnce();
+    while (!fluo.path("error").isNull() && Instant.now().isBefore(until)) {
+      Thread.sleep(1000);
+      fluo = healthFluoOnce();
+    }
+    return fluo;
+  }
+
+  private JsonNode healthFluoOnce() throws IOException, InterruptedException {
+    try (FluoLagProbe probe = new FluoLagProbe(cfg);
+        WebServer server = WebServer.start(WebOptions.local(0), user, cfg, probe)) {
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(server.url().resolve("/api/v1/health")).build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode(), r.body());
+      return new ObjectMapper().readTree(r.body()).path("fluo");
     }
   }
 

@@ -200,6 +200,12 @@ class MainTest {
             () -> EmbeddedAccumulo.checkJdkOptions("-XX:+IgnoreUnrecognizedVMOptions"));
     assertTrue(e.getMessage().contains("zookeeper.4lw.commands.whitelist"), e.getMessage());
     assertThrows(StoreException.class, () -> EmbeddedAccumulo.checkJdkOptions(null));
+    // without them (bin/webindex sets none), start() runs the cluster in a host JVM
+    assertEquals(EmbeddedAccumulo.REQUIRED_JDK_OPTIONS, EmbeddedAccumulo.missingJdkOptions(null));
+    assertEquals(
+        List.of("-Dzookeeper.admin.enableServer=false"),
+        EmbeddedAccumulo.missingJdkOptions(
+            "-XX:+IgnoreUnrecognizedVMOptions -Dzookeeper.4lw.commands.whitelist=*"));
   }
 
   @Test

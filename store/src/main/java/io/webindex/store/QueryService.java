@@ -3,6 +3,7 @@ package io.webindex.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.Domains;
 import io.webindex.core.url.InvalidUrlException;
@@ -16,13 +17,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.IteratorSetting;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.PartialKey;
 import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.iterators.user.CfCqSliceOpts;
+import org.apache.accumulo.core.iterators.user.CfCqSliceSeekingFilter;
 import org.apache.hadoop.io.Text;
 
 /**
@@ -46,16 +50,28 @@ public final class QueryService {
   /** The largest page a caller may ask for. */
   public static final int MAX_LIMIT = 10_000;
 
+  private static final Text FAM_DOMAIN = new Text(QuerySchema.FAM_DOMAIN);
+  private static final Text QUAL_PAGECOUNT = new Text(QuerySchema.QUAL_PAGECOUNT);
   private static final Text FAM_RANK = new Text(QuerySchema.FAM_RANK);
   private static final Text FAM_INLINKS = new Text(QuerySchema.FAM_INLINKS);
   private static final String TOP_CURSOR = "t";
   private static final String DOMAIN_CURSOR = "d";
   private static final String INLINKS_CURSOR = "i";
 
+  /** Above the table's own iterators (the versioning iterator sits at 20). */
+  private static final int AFTER_CURSOR_PRIORITY = 100;
+
+  /** How often {@link #inlinks} reads its page again when the page's incount changed meanwhile. */
+  static final int INLINKS_ATTEMPTS = 5;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Connector connector;
   private final String table;
+  private final AtomicLong scans = new AtomicLong();
+
+  /** Runs before each list scan of {@link #inlinks}; a seam for tests that write meanwhile. */
+  Runnable beforeInlinksScan = () -> {};
 
   /** A URI with its reference count; {@code url} is the URL rebuilt from the key. */
   public record RankedUri(String uri, String url, long urc) {}
@@ -132,7 +148,7 @@ public final class QueryService {
     }
     List<RankedUri> uris = new ArrayList<>();
     String next = null;
-    for (Cell c : scan(range, null, limit + 1)) {
+    for (Cell c : scan(range, null, null, limit + 1)) {
       if (uris.size() == limit) {
         next = encodeCursor(TOP_CURSOR, uris.get(limit - 1));
         break;
@@ -160,25 +176,59 @@ public final class QueryService {
       position = decodeCursor(after, DOMAIN_CURSOR);
       parseRanked(position, after);
     }
-    List<String> candidates = domainCandidates(domain);
-    String chosen = candidates.get(0);
-    long pageCount = 0;
-    boolean known = false;
-    for (String candidate : candidates) {
-      Optional<Long> count =
-          lookupCount(
-              QuerySchema.domainRow(candidate), QuerySchema.FAM_DOMAIN, QuerySchema.QUAL_PAGECOUNT);
-      if (count.isPresent()) {
-        chosen = candidate;
-        pageCount = count.get();
-        known = true;
-        break;
+    DomainAnswer unknown = null;
+    for (String candidate : domainCandidates(domain)) {
+      DomainAnswer a = domainPage(candidate, limit, position);
+      if (a.known()) {
+        return a;
+      }
+      if (unknown == null) {
+        unknown = a;
       }
     }
+    return unknown;
+  }
+
+  /**
+   * One page of {@code d:<domain>}, header and results in one isolated scan: the row holds {@code
+   * domain:pagecount} and then the {@code rank} family (families sort "domain" &lt; "rank"), so the
+   * scan starts at {@code domain:pagecount} and ends with the {@code rank} family; the page count
+   * and the listed URIs are one state of the row even while Fluo's exporter writes to it. After a
+   * cursor, Accumulo's own {@link CfCqSliceSeekingFilter} (in accumulo-core, so on every tablet
+   * server without deploying anything) lets through only qualifiers after the cursor's {@code
+   * <enc(urc)>:<uri>} and seeks over the rank cells before it on the server, so a later page is
+   * still one bounded read. {@code pagecount} passes that filter because every rank qualifier
+   * starts with an encoded count, whose first character is a hex digit below '8' (see {@link
+   * CountCodec}), and so sorts before "pagecount".
+   */
+  private DomainAnswer domainPage(String domain, int limit, String position) {
+    Text row = new Text(QuerySchema.domainRow(domain));
+    Key start = new Key(row, FAM_DOMAIN, QUAL_PAGECOUNT);
+    Key end = new Key(row, FAM_RANK).followingKey(PartialKey.ROW_COLFAM);
+    IteratorSetting afterCursor = null;
+    if (position != null) {
+      afterCursor =
+          new IteratorSetting(
+              AFTER_CURSOR_PRIORITY, "webindexAfterCursor", CfCqSliceSeekingFilter.class);
+      afterCursor.addOption(CfCqSliceOpts.OPT_MIN_CQ, position);
+      afterCursor.addOption(CfCqSliceOpts.OPT_MIN_INCLUSIVE, "false");
+    }
+    long pageCount = 0;
+    boolean known = false;
     List<RankedUri> uris = new ArrayList<>();
     String next = null;
-    for (Cell c :
-        scan(columnRange(QuerySchema.domainRow(chosen), FAM_RANK, position), FAM_RANK, limit + 1)) {
+    // the header, then at most limit + 1 rank cells
+    for (Cell c : scan(new Range(start, true, end, false), null, afterCursor, limit + 2)) {
+      if (c.family().equals(QuerySchema.FAM_DOMAIN)) {
+        if (c.qualifier().equals(QuerySchema.QUAL_PAGECOUNT)) {
+          pageCount = parseCount(c);
+          known = true;
+        }
+        continue;
+      }
+      if (!c.family().equals(QuerySchema.FAM_RANK)) {
+        continue;
+      }
       if (uris.size() == limit) {
         next = encodeCursor(DOMAIN_CURSOR, uris.get(limit - 1));
         break;
@@ -186,13 +236,25 @@ public final class QueryService {
       QuerySchema.RankedUri r = parseRanked(c);
       uris.add(new RankedUri(r.uri(), urlOf(r.uri()), r.urc()));
     }
-    return new DomainAnswer(chosen, pageCount, List.copyOf(uris), next, known);
+    return new DomainAnswer(domain, pageCount, List.copyOf(uris), next, known);
   }
 
   /**
    * A page's reference count and the pages that link to it, with their anchor text. {@code url} is
    * a URL as an operator types it (normalised like the index does; no scheme means http), or a URI
    * key ({@code com.c/page1}) when no page of the URL's reading is known.
+   *
+   * <p>The count and the list are one state of the row, as if read by one isolated scan. The row
+   * holds the {@code inlinks} family first and {@code page:incount} after all of it (families sort
+   * "inlinks" &lt; "page"), so one scan from the cursor that also reached the count would read
+   * every remaining inlink of a much-linked page; Accumulo 1.10 has no isolated scan of two ranges
+   * and no stock iterator that could stop after {@code limit} inlinks and jump to the count
+   * (webindex deploys no code to the tablet servers). So the page is one isolated scan of the
+   * inlinks, bracketed by two reads of the count cell: when the count's value and write timestamp
+   * are the same before and after the scan, the cell was not written meanwhile, and the count read
+   * is the one the row held at the moment of the scan. Otherwise the page is read again, at most
+   * {@value #INLINKS_ATTEMPTS} times (the exporter writes a row once per Fluo batch, so a second
+   * read almost always agrees), and the answer carries the count read after its list.
    *
    * @throws IllegalArgumentException when {@code url} is not a valid http(s) URL or URI key
    */
@@ -201,33 +263,39 @@ public final class QueryService {
     String position = after == null ? null : decodeCursor(after, INLINKS_CURSOR);
     List<String> candidates = uriCandidates(url);
     String chosen = candidates.get(0);
-    long incount = 0;
-    boolean known = false;
+    StampedCount header = null;
     for (String candidate : candidates) {
-      Optional<Long> count =
-          lookupCount(
-              QuerySchema.pageRow(candidate), QuerySchema.FAM_PAGE, QuerySchema.QUAL_INCOUNT);
-      if (count.isPresent()) {
+      StampedCount count = incountOf(candidate);
+      if (count != null) {
         chosen = candidate;
-        incount = count.get();
-        known = true;
+        header = count;
         break;
       }
     }
-    List<Inlink> inlinks = new ArrayList<>();
-    String next = null;
-    for (Cell c :
-        scan(
-            columnRange(QuerySchema.pageRow(chosen), FAM_INLINKS, position),
-            FAM_INLINKS,
-            limit + 1)) {
-      if (inlinks.size() == limit) {
-        next = encodeCursor(INLINKS_CURSOR, inlinks.get(limit - 1).uri());
-        break;
+    Range range = columnRange(QuerySchema.pageRow(chosen), FAM_INLINKS, position);
+    for (int attempt = 1; ; attempt++) {
+      beforeInlinksScan.run();
+      List<Inlink> inlinks = new ArrayList<>();
+      String next = null;
+      for (Cell c : scan(range, FAM_INLINKS, null, limit + 1)) {
+        if (inlinks.size() == limit) {
+          next = encodeCursor(INLINKS_CURSOR, inlinks.get(limit - 1).uri());
+          break;
+        }
+        inlinks.add(new Inlink(c.qualifier(), urlOf(c.qualifier()), c.value()));
       }
-      inlinks.add(new Inlink(c.qualifier(), urlOf(c.qualifier()), c.value()));
+      StampedCount again = incountOf(chosen);
+      if (Objects.equals(header, again) || attempt == INLINKS_ATTEMPTS) {
+        return new InlinksAnswer(
+            chosen,
+            urlOf(chosen),
+            again == null ? 0 : again.count(),
+            List.copyOf(inlinks),
+            next,
+            again != null);
+      }
+      header = again;
     }
-    return new InlinksAnswer(chosen, urlOf(chosen), incount, List.copyOf(inlinks), next, known);
   }
 
   /**
@@ -243,18 +311,14 @@ public final class QueryService {
       Text row = new Text(QuerySchema.pageRow(candidate));
       Key start = new Key(row, new Text(QuerySchema.FAM_PAGE));
       Key end = start.followingKey(PartialKey.ROW_COLFAM);
-      List<Cell> cells = scan(new Range(start, true, end, false), null, 2);
+      List<Cell> cells = scan(new Range(start, true, end, false), null, null, 2);
       String cur = null;
       Long incount = null;
       for (Cell c : cells) {
         if (c.qualifier().equals(QuerySchema.QUAL_CUR)) {
           cur = c.value();
         } else if (c.qualifier().equals(QuerySchema.QUAL_INCOUNT)) {
-          try {
-            incount = QuerySchema.parseCountValue(c.value());
-          } catch (NumberFormatException e) {
-            throw corrupt("a count that is not a number", c);
-          }
+          incount = parseCount(c);
         }
       }
       if (incount != null) {
@@ -408,8 +472,9 @@ public final class QueryService {
   }
 
   /** At most {@code max} cells of {@code range}, fetched in one batch. */
-  private List<Cell> scan(Range range, Text family, int max) {
+  private List<Cell> scan(Range range, Text family, IteratorSetting iterator, int max) {
     List<Cell> cells = new ArrayList<>(Math.min(max, 1024));
+    scans.incrementAndGet();
     try (Scanner scanner = TableDump.scanner(connector, table)) {
       // a row is seen as one state even while Fluo's exporter writes to it
       scanner.enableIsolation();
@@ -417,6 +482,9 @@ public final class QueryService {
       scanner.setBatchSize(max);
       if (family != null) {
         scanner.fetchColumnFamily(family);
+      }
+      if (iterator != null) {
+        scanner.addScanIterator(iterator);
       }
       Iterator<Map.Entry<Key, Value>> it = scanner.iterator();
       while (cells.size() < max && it.hasNext()) {
@@ -427,14 +495,34 @@ public final class QueryService {
     return cells;
   }
 
-  private Optional<Long> lookupCount(String row, String family, String qualifier) {
-    List<Cell> cells = scan(Range.exact(row, family, qualifier), null, 1);
-    if (cells.isEmpty()) {
-      return Optional.empty();
+  /** A {@code page:incount} value with the timestamp of the write that set it. */
+  private record StampedCount(long count, long timestamp) {}
+
+  /** {@code page:incount} of {@code uri}, or null when the table does not know the URI. */
+  private StampedCount incountOf(String uri) {
+    scans.incrementAndGet();
+    try (Scanner scanner = TableDump.scanner(connector, table)) {
+      scanner.setRange(
+          Range.exact(QuerySchema.pageRow(uri), QuerySchema.FAM_PAGE, QuerySchema.QUAL_INCOUNT));
+      scanner.setBatchSize(1);
+      Iterator<Map.Entry<Key, Value>> it = scanner.iterator();
+      if (!it.hasNext()) {
+        return null;
+      }
+      Map.Entry<Key, Value> e = it.next();
+      return new StampedCount(
+          parseCount(Cells.fromEntry(e.getKey(), e.getValue())), e.getKey().getTimestamp());
     }
-    Cell c = cells.get(0);
+  }
+
+  /** The number of scans this service has started; tests count the scans behind one answer. */
+  long scans() {
+    return scans.get();
+  }
+
+  private long parseCount(Cell c) {
     try {
-      return Optional.of(QuerySchema.parseCountValue(c.value()));
+      return QuerySchema.parseCountValue(c.value());
     } catch (NumberFormatException e) {
       throw corrupt("a count that is not a number", c);
     }

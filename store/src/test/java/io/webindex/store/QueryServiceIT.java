@@ -163,6 +163,50 @@ class QueryServiceIT extends AccumuloITBase {
   }
 
   @Test
+  void domainHeaderAndPageAreOneScan() {
+    for (String cursor : new String[] {null, q.domain("c.com", 1, null).next()}) {
+      long before = q.scans();
+      DomainAnswer a = q.domain("c.com", 1, cursor);
+      assertEquals(1, q.scans() - before, "scans for cursor " + cursor);
+      assertEquals(2, a.pageCount(), "the page count on every page");
+      assertEquals(1, a.uris().size());
+    }
+    // the second page starts after the cursor, also when the cursor comes after the page count
+    assertEquals(
+        List.of(new RankedUri("com.c/page1", "http://c.com/page1", 1)),
+        q.domain("c.com", 1, q.domain("c.com", 1, null).next()).uris());
+  }
+
+  @Test
+  void inlinksCountAndListAreOneStateWhileTheRowChanges() {
+    String table = createTable("inlinks_race");
+    Cells.write(connector(), table, worked.cells());
+    QueryService service = new QueryService(connector(), table);
+    // between the first read of com.c's incount (3) and the list scan, a fourth referrer and the
+    // new count arrive, as the exporter writes them
+    int[] calls = {0};
+    service.beforeInlinksScan =
+        () -> {
+          if (calls[0]++ == 0) {
+            Cells.write(
+                connector(),
+                table,
+                List.of(
+                    QuerySchema.inlink("com.c", "com.e", "C from E"),
+                    QuerySchema.incount("com.c", 4)));
+          }
+        };
+    long before = service.scans();
+    InlinksAnswer a = service.inlinks("c.com", 10, null);
+    assertEquals(4, a.incount());
+    assertEquals(
+        List.of("com.a/page1", "com.b", "com.d", "com.e"),
+        a.inlinks().stream().map(Inlink::uri).toList());
+    assertEquals(2, calls[0], "the list is read again after the count changed");
+    assertEquals(5, service.scans() - before, "count, list, count, list, count");
+  }
+
+  @Test
   void badArgumentsAreIllegalArguments() {
     String topCursor = q.top(1, null).next();
     assertThrows(IllegalArgumentException.class, () -> q.domain("c.com", 1, topCursor));
