@@ -37,6 +37,8 @@ final class FluoLagProbe implements FluoLag, AutoCloseable {
           });
   private Lag last;
   private long lastAt;
+  private Future<Long> pending;
+  private String pendingApp;
 
   FluoLagProbe(WebindexConfig cfg) {
     this.cfg = cfg;
@@ -62,11 +64,16 @@ final class FluoLagProbe implements FluoLag, AutoCloseable {
     Long applied = null;
     // no oracle: refused at once (FluoSession.NotRunning); an oracle that does not answer: the
     // time limit
-    Future<Long> f = pool.submit(() -> readApplied(app));
+    // a read that outlived the last probe's time limit is not abandoned: opening the first client
+    // of a busy machine can take longer than the limit, and the next probe takes its answer
+    Future<Long> f =
+        pending != null && pendingApp.equals(app) ? pending : pool.submit(() -> readApplied(app));
+    pending = null;
     try {
       applied = f.get(TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      f.cancel(true);
+      pending = f;
+      pendingApp = app;
       error =
           "the Fluo application "
               + app
