@@ -21,6 +21,7 @@ import io.webindex.core.url.WebUrl;
 import io.webindex.fluo.LatencyProbe;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -324,7 +325,8 @@ final class BenchCommand implements Command {
                 secs(t));
       }
       report.put("memory", memory());
-    } catch (StepFailed e) {
+    } catch (StepFailed | StoreException e) {
+      // a step, or the latency stage's Fluo application, failed: the figures so far are written
       ctx.err().println("bench: " + e.getMessage());
       failed = true;
     } finally {
