@@ -123,7 +123,9 @@ final class BenchCommand implements Command {
   public int run(List<String> raw, Cli ctx) throws Exception {
     Args args =
         Args.parse(
-            raw, Set.of("pages", "seed", "deltas", "delta-pages", "samples", "out"), Set.of("keep"));
+            raw,
+            Set.of("pages", "seed", "deltas", "delta-pages", "samples", "out"),
+            Set.of("keep"));
     List<String> pos =
         args.expectPositionals(1, "what to time: recompute, load, latency, check or all");
     String what = pos.get(0);
@@ -381,8 +383,7 @@ final class BenchCommand implements Command {
         // length so that samples do not start in step with the workers' notification scans
         probe.awaitIdle();
         Thread.sleep(random.nextInt(100));
-        LatencyProbe.Sample sample =
-            probe.measure(batch, expected, LATENCY_TIMEOUT, LATENCY_POLL);
+        LatencyProbe.Sample sample = probe.measure(batch, expected, LATENCY_TIMEOUT, LATENCY_POLL);
         visible.add(sample.untilVisible().toNanos() / 1e6);
         committed.add(sample.untilCommitted().toNanos() / 1e6);
         afterCommit.add(sample.untilVisible().minus(sample.untilCommitted()).toNanos() / 1e6);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.core.schema.BatchLayout;
 import io.webindex.testkit.oracle.Oracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,8 +85,10 @@ class BenchIT {
     assertTrue(lat.path("p50Ms").asDouble() <= lat.path("p99Ms").asDouble(), lat.toString());
     assertTrue(lat.path("p99Ms").asDouble() <= max, lat.toString());
     assertEquals("CONSISTENT", lat.path("verdict").asText());
-    for (int b = 3; b <= 6; b++) {
-      assertTrue(Files.isDirectory(store.resolve("batches").resolve(String.format("%05d", b))));
+    for (int batch = 3; batch <= 6; batch++) {
+      assertTrue(
+          Files.isDirectory(
+              store.resolve(BatchLayout.BATCHES_DIR).resolve(BatchLayout.dirName(batch))));
     }
     // the independent oracle over the store: each one-page batch added a page (its page:cur
     // line) and its inlink in the target's row, both carrying the sample's title/anchor

@@ -137,8 +137,8 @@ public final class LatencyProbe implements AutoCloseable {
 
   /**
    * Looks every {@code poll} until {@code holds} is true of every cell of {@code expected} (a cell
-   * once seen is not looked at again), or until {@code timeout} after {@code startNanos}
-   * ({@link System#nanoTime}); true when every cell was seen.
+   * once seen is not looked at again), or until {@code timeout} after {@code startNanos} ({@link
+   * System#nanoTime}); true when every cell was seen.
    */
   static boolean awaitCells(
       Predicate<Cell> holds,
