@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.webindex.core.args.Args;
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.index.IndexCells;
+import io.webindex.core.json.PageJson;
+import io.webindex.core.model.Link;
 import io.webindex.core.model.Page;
 import io.webindex.core.read.PageReaders;
 import io.webindex.core.read.PageSink;
@@ -11,9 +15,14 @@ import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
 import io.webindex.core.schema.BatchLayout;
+import io.webindex.core.schema.Cell;
 import io.webindex.core.synth.SyntheticWeb;
+import io.webindex.core.url.InvalidUrlException;
+import io.webindex.core.url.WebUrl;
+import io.webindex.fluo.LatencyProbe;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +32,9 @@ import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +42,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -61,14 +73,15 @@ final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "time recompute, load and check on a synthetic web, embedded";
+    return "time recompute, load, latency and check on a synthetic web, embedded";
   }
 
   @Override
   public String usage() {
     return """
-        usage: bin/webindex bench recompute|load|check|all [--pages N] [--seed S]
-                                  [--delta-pages M] [--deltas K] [--out DIR] [--keep]
+        usage: bin/webindex bench recompute|load|latency|check|all [--pages N] [--seed S]
+                                  [--delta-pages M] [--deltas K] [--samples L] [--out DIR]
+                                  [--keep]
 
         Starts an embedded Accumulo in a temporary directory, writes a synthetic web of N
         pages there (as bin/webindex gen does) and times the stages through the same
@@ -79,20 +92,29 @@ final class BenchCommand implements Command {
           check      the consistency check of the recomputed table against a clone of it
           load       fluo-init from the recompute, then K delta batches of M page versions
                      (re-crawls, new pages, deletions, stale versions) through
-                     load --embedded; then a recompute of every batch and the check of the
-                     Fluo-maintained table against it, whose verdict is reported
-          all        all three
-        Every stage needs the recompute of batch 0, so it always runs. Prints a table of
-        the figures (throughput, time, peak heap and peak RSS of this JVM, peak RSS of
+                     load --embedded
+          latency    fluo-init from the recompute (unless load ran), then the application
+                     runs embedded while, L times on an idle system, a batch of one new
+                     page linking to a crawled page is applied as load applies batches;
+                     each sample is the time from the start of applying it until the
+                     served table holds the page's page:cur cell and its inlink cell in
+                     the target's row (polled every 5 ms; not visible within 30 s is a
+                     failure); reports p50, p90, p99, max and mean
+          all        all four
+        Every stage needs the recompute of batch 0, so it always runs. After load and
+        latency, a recompute of every batch and the check of the Fluo-maintained table
+        against it run once; its verdict is reported with each of them. Prints a table
+        of the figures (throughput, time, peak heap and peak RSS of this JVM, peak RSS of
         every process the embedded instance started, input size, machine) and writes it
         to DIR/bench.json. Exits 0 unless a stage failed (never because of slowness; an
-        inconsistent check after load is a failure).
+        inconsistent check after load or latency, or a sample never visible, is a failure).
 
         options:
           --pages N        pages of the initial crawl (default 100000)
           --seed S         the synthetic web's seed (default 1)
           --deltas K       delta batches for load (default 4)
           --delta-pages M  page versions per delta batch (default N/20, at least 1)
+          --samples L      latency samples (default 50)
           --out DIR        where bench.json goes (default bench-out)
           --keep           keep the temporary directory (its path is printed)
         """;
@@ -101,11 +123,16 @@ final class BenchCommand implements Command {
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
     Args args =
-        Args.parse(raw, Set.of("pages", "seed", "deltas", "delta-pages", "out"), Set.of("keep"));
-    List<String> pos = args.expectPositionals(1, "what to time: recompute, load, check or all");
+        Args.parse(
+            raw,
+            Set.of("pages", "seed", "deltas", "delta-pages", "samples", "out"),
+            Set.of("keep"));
+    List<String> pos =
+        args.expectPositionals(1, "what to time: recompute, load, latency, check or all");
     String what = pos.get(0);
-    if (!Set.of("recompute", "load", "check", "all").contains(what)) {
-      throw new UsageException("bench times recompute, load, check or all, not '" + what + "'");
+    if (!Set.of("recompute", "load", "latency", "check", "all").contains(what)) {
+      throw new UsageException(
+          "bench times recompute, load, latency, check or all, not '" + what + "'");
     }
     int pages = args.intValue("pages", 100_000);
     if (pages < 1) {
@@ -122,10 +149,15 @@ final class BenchCommand implements Command {
     if (deltas < 1 || deltaPages < 1) {
       throw new UsageException("--deltas and --delta-pages must be at least 1");
     }
+    int samples = args.intValue("samples", 50);
+    if (samples < 1) {
+      throw new UsageException("--samples must be at least 1");
+    }
     Path out = ctx.userPath(args.value("out").orElse("bench-out"));
     Files.createDirectories(out);
     boolean load = what.equals("load") || what.equals("all");
     boolean check = what.equals("check") || what.equals("all");
+    boolean latency = what.equals("latency") || what.equals("all");
 
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("command", "bench " + String.join(" ", raw));
@@ -217,10 +249,14 @@ final class BenchCommand implements Command {
         ctx.err().printf(Locale.ROOT, "bench: check %.1f s, %s%n", s, r.path("verdict").asText());
       }
 
+      // the batch the Fluo application applied last (batch 0 is in the run it starts from)
+      int lastBatch = 0;
+      if (load || latency) {
+        step(ctx, "fluo-init", "--conf", conf, "--run", "b0", "--embedded");
+      }
       if (load) {
         Map<String, Object> ld = new LinkedHashMap<>();
         stages.put("load", ld);
-        step(ctx, "fluo-init", "--conf", conf, "--run", "b0", "--embedded");
         long versions = 0;
         for (int b = 1; b <= deltas; b++) {
           GenCommand.writeBatch(web, b, batches, false);
@@ -237,7 +273,20 @@ final class BenchCommand implements Command {
           ld.put("loaderPagesPerSecond", Long.parseLong(m.group(1)));
         }
         ctx.err().printf(Locale.ROOT, "bench: load %,d versions in %.1f s%n", versions, s);
+        lastBatch = deltas;
+      }
+
+      if (latency) {
+        Map<String, Object> lat = new LinkedHashMap<>();
+        stages.put("latency", lat);
+        WebindexConfig cfg = ctx.config(conf).config();
+        failed |= latency(ctx, cfg, web, batches, lastBatch, samples, seed, lat);
+        lastBatch += samples;
+      }
+
+      if (load || latency) {
         // the guard: a recompute of every batch equals what Fluo made of them
+        t = System.nanoTime();
         step(
             ctx,
             "recompute",
@@ -246,8 +295,8 @@ final class BenchCommand implements Command {
             "--run",
             "all",
             "--snapshot",
-            Integer.toString(deltas));
-        Path dir = tmp.resolve("check-load");
+            Integer.toString(lastBatch));
+        Path dir = tmp.resolve("check-fluo");
         int status =
             step(
                 ctx,
@@ -259,15 +308,28 @@ final class BenchCommand implements Command {
                 "--actual",
                 b0.table(),
                 "--applied",
-                Integer.toString(deltas),
+                Integer.toString(lastBatch),
                 "--out",
                 dir.toString());
-        JsonNode r = JSON.readTree(dir.resolve("check.json").toFile());
-        ld.put("verdict", r.path("verdict").asText());
+        String verdict = JSON.readTree(dir.resolve("check.json").toFile()).path("verdict").asText();
+        for (String stage : List.of("load", "latency")) {
+          if (stages.containsKey(stage)) {
+            stages.get(stage).put("verdict", verdict);
+          }
+        }
         failed |= status != 0;
+        ctx.err()
+            .printf(
+                Locale.ROOT,
+                "bench: recompute of batches 0..%d and check against the Fluo-maintained table:"
+                    + " %s in %.1f s%n",
+                lastBatch,
+                verdict,
+                secs(t));
       }
       report.put("memory", memory());
-    } catch (StepFailed e) {
+    } catch (StepFailed | StoreException e) {
+      // a step, or the latency stage's Fluo application, failed: the figures so far are written
       ctx.err().println("bench: " + e.getMessage());
       failed = true;
     } finally {
@@ -283,6 +345,154 @@ final class BenchCommand implements Command {
     ctx.out().print(table(report));
     ctx.out().println("figures: " + json);
     return failed ? Main.FAILED : 0;
+  }
+
+  /** How often a latency sample looks at the served table, and how long it waits at most. */
+  static final Duration LATENCY_POLL = Duration.ofMillis(5);
+
+  static final Duration LATENCY_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * The latency stage: with the served application running embedded, {@code samples} times on an
+   * idle system a batch of one new page is written after batch {@code after}, applied as load
+   * applies batches, and timed until its cells are in the served table. Fills {@code lat}; returns
+   * true when a sample never became visible.
+   */
+  private static boolean latency(
+      Cli ctx,
+      WebindexConfig cfg,
+      SyntheticWeb web,
+      Path batches,
+      int after,
+      int samples,
+      long seed,
+      Map<String, Object> lat)
+      throws IOException, InterruptedException {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Double> visible = new ArrayList<>();
+    List<Double> committed = new ArrayList<>();
+    List<Double> afterCommit = new ArrayList<>();
+    int failures = 0;
+    long t = System.nanoTime();
+    try (LatencyProbe probe = LatencyProbe.open(cfg, new Configuration())) {
+      for (int i = 0; i < samples; i++) {
+        int batch = after + 1 + i;
+        String target = web.url(random.nextInt(web.pages()));
+        Page page = writeProbeBatch(cfg, batches, batch, target, i);
+        List<Cell> expected = IndexCells.page(page);
+        // idle: every notification of the previous sample processed, then a pause of a random
+        // length so that samples do not start in step with the workers' notification scans
+        probe.awaitIdle();
+        Thread.sleep(random.nextInt(100));
+        LatencyProbe.Sample sample = probe.measure(batch, expected, LATENCY_TIMEOUT, LATENCY_POLL);
+        visible.add(sample.untilVisible().toNanos() / 1e6);
+        committed.add(sample.untilCommitted().toNanos() / 1e6);
+        afterCommit.add(sample.untilVisible().minus(sample.untilCommitted()).toNanos() / 1e6);
+        if (!sample.visible()) {
+          failures++;
+          ctx.err()
+              .printf(
+                  Locale.ROOT,
+                  "bench: latency sample %d (batch %d): its cells were not in %s after %d s%n",
+                  i + 1,
+                  batch,
+                  probe.table(),
+                  LATENCY_TIMEOUT.toSeconds());
+        }
+        if ((i + 1) % 10 == 0 || i + 1 == samples) {
+          ctx.err()
+              .printf(
+                  Locale.ROOT,
+                  "bench: latency: %d of %d samples, last %.0f ms%n",
+                  i + 1,
+                  samples,
+                  visible.get(i));
+        }
+      }
+    }
+    LatencyProbe.Summary v = LatencyProbe.summarize(visible);
+    LatencyProbe.Summary c = LatencyProbe.summarize(committed);
+    LatencyProbe.Summary a = LatencyProbe.summarize(afterCommit);
+    lat.put("samples", samples);
+    lat.put("visible", samples - failures);
+    lat.put("failures", failures);
+    lat.put("p50Ms", round(v.p50()));
+    lat.put("p90Ms", round(v.p90()));
+    lat.put("p99Ms", round(v.p99()));
+    lat.put("maxMs", round(v.max()));
+    lat.put("meanMs", round(v.mean()));
+    lat.put("committedP50Ms", round(c.p50()));
+    lat.put("committedP99Ms", round(c.p99()));
+    lat.put("afterCommitP50Ms", round(a.p50()));
+    lat.put("afterCommitP99Ms", round(a.p99()));
+    lat.put("pollMs", LATENCY_POLL.toMillis());
+    lat.put("timeoutSeconds", LATENCY_TIMEOUT.toSeconds());
+    lat.put("seconds", round(secs(t)));
+    lat.put("millis", visible.stream().map(BenchCommand::round).toList());
+    ctx.err()
+        .printf(
+            Locale.ROOT,
+            "bench: latency over %d samples: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+            samples,
+            v.p50(),
+            v.p99(),
+            v.max());
+    return failures > 0;
+  }
+
+  /**
+   * Writes batch {@code batch} of the raw page store as gen writes batches (under its temporary
+   * name, then renamed): one new page, its URL unique to sample {@code sample}, on the host of
+   * {@code target} and linking to it. Returns the page as the loader reads it.
+   */
+  private static Page writeProbeBatch(
+      WebindexConfig cfg, Path batches, int batch, String target, int sample) throws IOException {
+    Path tmp = batches.resolve(BatchLayout.inProgressDirName(batch));
+    Files.createDirectories(tmp);
+    String name = "part-00000.jsonl";
+    Path file = tmp.resolve(name);
+    WebUrl to;
+    WebUrl url;
+    try {
+      to = WebUrl.parse(target);
+      url = WebUrl.parse("/webindex-bench-latency/sample-" + sample, to);
+    } catch (InvalidUrlException e) {
+      throw new IllegalStateException("the synthetic web made an invalid URL: " + target, e);
+    }
+    String line =
+        PageJson.toInputLine(
+            url.toString(),
+            Instant.now().truncatedTo(ChronoUnit.SECONDS),
+            "latency sample " + sample,
+            List.of(new Link(to.toString(), to.key(), "latency sample " + sample)));
+    Files.writeString(file, line + "\n", StandardCharsets.UTF_8);
+    List<Page> read = new ArrayList<>();
+    List<Reject> rejects = new ArrayList<>();
+    try (InputStream in = Files.newInputStream(file)) {
+      PageReaders.read(
+          in,
+          name,
+          batch,
+          cfg.readLimits(),
+          new ReadStats(),
+          new PageSink() {
+            @Override
+            public void page(Page page) {
+              read.add(page);
+            }
+
+            @Override
+            public void reject(Reject reject) {
+              rejects.add(reject);
+            }
+          });
+    }
+    if (read.size() != 1 || !rejects.isEmpty() || read.get(0).links().size() != 1) {
+      throw new IllegalStateException(
+          "the latency sample's page was not read back as one page with one link: " + line);
+    }
+    Files.move(tmp, batches.resolve(BatchLayout.dirName(batch)));
+    return read.get(0);
   }
 
   /** One command in this process, its output kept out of the way; fails the bench if it fails. */
@@ -512,6 +722,27 @@ final class BenchCommand implements Command {
                   ld.get("pagesPerSecond"),
                   ld.getOrDefault("loaderPagesPerSecond", "?"),
                   ld.getOrDefault("verdict", "not run"))));
+    }
+    Map<String, Object> lat = stages.get("latency");
+    if (lat != null && lat.containsKey("p50Ms")) {
+      rows.add(
+          row(
+              "latency",
+              String.format(
+                  Locale.ROOT,
+                  "one page loaded -> its cells served, %d samples (%d visible): p50 %s ms,"
+                      + " p90 %s ms, p99 %s ms, max %s ms, mean %s ms (loader committed: p50 %s"
+                      + " ms, then served: p50 %s ms), check %s",
+                  lat.get("samples"),
+                  lat.get("visible"),
+                  lat.get("p50Ms"),
+                  lat.get("p90Ms"),
+                  lat.get("p99Ms"),
+                  lat.get("maxMs"),
+                  lat.get("meanMs"),
+                  lat.get("committedP50Ms"),
+                  lat.get("afterCommitP50Ms"),
+                  lat.getOrDefault("verdict", "not run"))));
     }
     Map<String, Object> mem = (Map<String, Object>) r.get("memory");
     if (mem != null) {

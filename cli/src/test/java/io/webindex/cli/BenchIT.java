@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.core.schema.BatchLayout;
 import io.webindex.testkit.oracle.Oracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +46,8 @@ class BenchIT {
             "150",
             "--seed",
             "5",
+            "--samples",
+            "4",
             "--out",
             out.toString(),
             "--keep");
@@ -65,11 +68,42 @@ class BenchIT {
         stages.path("check").path("cellsCompared").asLong());
     assertEquals(300, stages.path("load").path("versions").asLong());
     assertEquals("CONSISTENT", stages.path("load").path("verdict").asText());
+
+    // latency: every sample's page became visible in the served table, and the guard after it
+    // (a recompute of batches 0..6: the two deltas and the four one-page batches) is consistent
+    JsonNode lat = stages.path("latency");
+    assertEquals(4, lat.path("samples").asInt());
+    assertEquals(4, lat.path("visible").asInt());
+    assertEquals(0, lat.path("failures").asInt());
+    assertEquals(4, lat.path("millis").size());
+    double max = 0;
+    for (JsonNode m : lat.path("millis")) {
+      assertTrue(m.asDouble() > 0, lat.toString());
+      max = Math.max(max, m.asDouble());
+    }
+    assertEquals(max, lat.path("maxMs").asDouble(), lat.toString());
+    assertTrue(lat.path("p50Ms").asDouble() <= lat.path("p99Ms").asDouble(), lat.toString());
+    assertTrue(lat.path("p99Ms").asDouble() <= max, lat.toString());
+    assertEquals("CONSISTENT", lat.path("verdict").asText());
+    for (int batch = 3; batch <= 6; batch++) {
+      assertTrue(
+          Files.isDirectory(
+              store.resolve(BatchLayout.BATCHES_DIR).resolve(BatchLayout.dirName(batch))));
+    }
+    // the independent oracle over the store: each one-page batch added a page (its page:cur
+    // line) and its inlink in the target's row, both carrying the sample's title/anchor
+    assertEquals(8, latencyLines(Oracle.ofStore(store, 6)));
+    assertEquals(0, latencyLines(Oracle.ofStore(store, 2)));
+    assertTrue(r.out().contains("latency"), r.out());
     assertTrue(stages.path("recompute").path("floor").path("seconds").asDouble() > 0);
     assertTrue(b.path("memory").path("thisJvmPeakHeapBytes").asLong() > 0);
     assertTrue(r.out().contains("x the floor"), r.out());
     assertTrue(r.out().contains("figures: " + out.resolve("bench.json")), r.out());
     EmbeddedAccumulo.deleteRecursively(Path.of(kept.group(1)));
     assertTrue(Files.exists(out.resolve("bench.json")));
+  }
+
+  private static long latencyLines(Oracle oracle) {
+    return oracle.dump().stream().filter(l -> l.contains("latency sample ")).count();
   }
 }

@@ -1,0 +1,218 @@
+package io.webindex.fluo;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.Cell;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.Cells;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+
+/**
+ * Measures how long a page version takes from the loader to the served table: the application that
+ * maintains the served table runs embedded (oracle and workers in this process, as {@code load
+ * --embedded} runs them) for as long as the probe is open, and {@link #measure} applies one batch
+ * through {@link BatchApplier}, as {@code load} does (so the resume point stays right), then polls
+ * the served table until it holds every expected cell.
+ */
+public final class LatencyProbe implements AutoCloseable {
+  /**
+   * One measured batch: what the loader applied, the time from the start of applying it until the
+   * loader returned (its transactions committed), and until every expected cell was in the served
+   * table ({@code visible} false: not within the time limit, and {@code untilVisible} is the time
+   * waited).
+   */
+  public record Sample(
+      long batch,
+      BatchApplier.Result applied,
+      Duration untilCommitted,
+      Duration untilVisible,
+      boolean visible) {}
+
+  /** Percentiles (nearest rank), maximum and mean of a series, in milliseconds. */
+  public record Summary(int samples, double p50, double p90, double p99, double max, double mean) {}
+
+  private final WebindexConfig cfg;
+  private final Configuration hadoop;
+  private final Connector conn;
+  private final String table;
+  private final FluoSession fluo;
+
+  private LatencyProbe(
+      WebindexConfig cfg, Configuration hadoop, Connector conn, String table, FluoSession fluo) {
+    this.cfg = cfg;
+    this.hadoop = hadoop;
+    this.conn = conn;
+    this.table = table;
+    this.fluo = fluo;
+  }
+
+  /**
+   * Starts the application that maintains the served table in this process.
+   *
+   * @throws StoreException when no table is served yet (the application was never initialised)
+   */
+  public static LatencyProbe open(WebindexConfig cfg, Configuration hadoop) {
+    Connector conn = AccumuloConnections.connect(cfg);
+    String table =
+        new RunRegistry(conn, cfg.metaTable())
+            .served()
+            .map(RunRegistry.Served::table)
+            .orElseThrow(
+                () ->
+                    new StoreException(
+                        "no table is served yet: initialise the Fluo application from a batch run"
+                            + " first (fluo-init)"));
+    String app = WebindexApp.currentApp(cfg, conn);
+    return new LatencyProbe(
+        cfg, hadoop, conn, table, FluoSession.embedded(cfg, app, FluoSession.WORKER_THREADS));
+  }
+
+  /** The served table, where {@link #measure} looks for the cells. */
+  public String table() {
+    return table;
+  }
+
+  /** The highest batch the application recorded as applied (-1 when none). */
+  public long applied() {
+    return WebindexApp.applied(fluo.client());
+  }
+
+  /** Waits until the workers have processed every notification: the system is idle then. */
+  public void awaitIdle() {
+    fluo.awaitIdle();
+  }
+
+  /**
+   * Applies batch {@code batch}, which must be the next one after the resume point, through {@link
+   * BatchApplier}, and returns once the served table holds every cell of {@code expected} (same
+   * row, column and value) or {@code timeout} after the start, looking every {@code poll}.
+   *
+   * @throws StoreException when {@code batch} is not the only batch pending up to itself, or the
+   *     loader did not record it as applied
+   */
+  public Sample measure(long batch, Collection<Cell> expected, Duration timeout, Duration poll)
+      throws IOException {
+    long before = applied();
+    if (before != batch - 1) {
+      throw new StoreException(
+          "batch "
+              + batch
+              + " is not the next one to apply: the application applied up to batch "
+              + before);
+    }
+    long start = System.nanoTime();
+    BatchApplier.Result r = new BatchApplier(fluo.client(), cfg, hadoop, null).applyPending(batch);
+    long committed = System.nanoTime();
+    if (r.batches() != 1 || r.appliedAfter() != batch) {
+      throw new StoreException(
+          "the loader applied batches "
+              + (r.appliedBefore() + 1)
+              + ".."
+              + r.appliedAfter()
+              + " when asked for batch "
+              + batch
+              + " alone (is the batch there, complete?)");
+    }
+    boolean visible = awaitCells(this::holds, expected, start, timeout, poll);
+    long end = System.nanoTime();
+    return new Sample(
+        batch, r, Duration.ofNanos(committed - start), Duration.ofNanos(end - start), visible);
+  }
+
+  /**
+   * Looks every {@code poll} until {@code holds} is true of every cell of {@code expected} (a cell
+   * once seen is not looked at again), or until {@code timeout} after {@code startNanos} ({@link
+   * System#nanoTime}); true when every cell was seen.
+   */
+  static boolean awaitCells(
+      Predicate<Cell> holds,
+      Collection<Cell> expected,
+      long startNanos,
+      Duration timeout,
+      Duration poll) {
+    List<Cell> missing = new ArrayList<>(expected);
+    while (true) {
+      missing.removeIf(holds);
+      if (missing.isEmpty()) {
+        return true;
+      }
+      if (System.nanoTime() - startNanos >= timeout.toNanos()) {
+        return false;
+      }
+      try {
+        Thread.sleep(poll.toMillis(), (int) (poll.toNanos() % 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StoreException("interrupted while waiting for the cells to become visible", e);
+      }
+    }
+  }
+
+  /** Whether the served table holds exactly this cell now. */
+  private boolean holds(Cell cell) {
+    try (Scanner s = conn.createScanner(table, Authorizations.EMPTY)) {
+      s.setRange(
+          Range.exact(new Text(cell.row()), new Text(cell.family()), new Text(cell.qualifier())));
+      for (Map.Entry<Key, Value> e : s) {
+        if (Cells.fromEntry(e.getKey(), e.getValue()).equals(cell)) {
+          return true;
+        }
+      }
+      return false;
+    } catch (TableNotFoundException e) {
+      throw new StoreException("the served table " + table + " does not exist", e);
+    }
+  }
+
+  /**
+   * The percentiles (nearest rank: the smallest value with at least p % of the series at or below
+   * it), maximum and mean of {@code millis}.
+   *
+   * @throws IllegalArgumentException when the series is empty
+   */
+  public static Summary summarize(List<Double> millis) {
+    if (millis.isEmpty()) {
+      throw new IllegalArgumentException("no samples");
+    }
+    List<Double> sorted = new ArrayList<>(millis);
+    sorted.sort(null);
+    double sum = 0;
+    for (double m : sorted) {
+      sum += m;
+    }
+    return new Summary(
+        sorted.size(),
+        rank(sorted, 50),
+        rank(sorted, 90),
+        rank(sorted, 99),
+        sorted.get(sorted.size() - 1),
+        sum / sorted.size());
+  }
+
+  private static double rank(List<Double> sorted, int percent) {
+    int n = (int) Math.ceil(percent / 100.0 * sorted.size());
+    return sorted.get(Math.max(0, n - 1));
+  }
+
+  /** Waits for the embedded workers, then stops the application. */
+  @Override
+  public void close() {
+    fluo.close();
+  }
+}
