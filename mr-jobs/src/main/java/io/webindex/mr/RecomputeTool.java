@@ -498,10 +498,10 @@ public final class RecomputeTool extends Configured implements Tool {
 
   /**
    * On the local job runner: real parallelism, fast completion polling (5 s by default), and an
-   * in-memory shuffle sized for reducers that share one JVM. Each reducer's shuffle assumes it
-   * owns the heap ({@code mapreduce.reduce.shuffle.input.buffer.percent}, 70 %); with two local
-   * reducers that is 140 % of the heap, and a 1M-page recompute under {@code -Xmx1g} died with
-   * {@code OutOfMemoryError} in job 3's shuffle. The share is divided among the parallel reducers.
+   * in-memory shuffle sized for reducers that share one JVM. Each reducer's shuffle assumes it owns
+   * the heap ({@code mapreduce.reduce.shuffle.input.buffer.percent}, 70 %); with two local reducers
+   * that is 140 % of the heap, and a 1M-page recompute under {@code -Xmx1g} died with {@code
+   * OutOfMemoryError} in job 3's shuffle. The share is divided among the parallel reducers.
    */
   static void tuneLocalRunner(Configuration conf) {
     if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
