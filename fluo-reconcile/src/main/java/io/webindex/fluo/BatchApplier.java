@@ -91,8 +91,8 @@ public final class BatchApplier {
     ReadStats read = new ReadStats();
     RawPageStore store = new RawPageStore(cfg.storeRoot(), hadoop);
     List<RawPageStore.Batch> pending =
-        store.batches().stream()
-            .filter(b -> b.seq() > before && (upTo == null || b.seq() <= upTo))
+        store.batchesAfter(before).stream()
+            .filter(b -> upTo == null || b.seq() <= upTo)
             .toList();
     long applied = before;
     long submitted = 0;

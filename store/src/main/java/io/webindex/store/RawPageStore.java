@@ -62,6 +62,25 @@ public final class RawPageStore {
     return out;
   }
 
+  /**
+   * As {@link #batches()}, but only the batches numbered above {@code seq}: those at or below it
+   * (already applied by the loader) are not listed file by file, so the cost of finding the next
+   * batch does not grow with the store's history.
+   */
+  public List<Batch> batchesAfter(long seq) throws IOException {
+    List<Batch> out = new ArrayList<>();
+    for (Batch b : allBatches()) {
+      if (b.seq() <= seq) {
+        continue;
+      }
+      if (!isComplete(b)) {
+        break;
+      }
+      out.add(b);
+    }
+    return out;
+  }
+
   /** The batches still being written: the first incomplete one and every batch after it. */
   public List<Batch> waiting() throws IOException {
     List<Batch> all = allBatches();
