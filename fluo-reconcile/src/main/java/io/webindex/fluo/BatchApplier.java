@@ -91,9 +91,7 @@ public final class BatchApplier {
     ReadStats read = new ReadStats();
     RawPageStore store = new RawPageStore(cfg.storeRoot(), hadoop);
     List<RawPageStore.Batch> pending =
-        store.batchesAfter(before).stream()
-            .filter(b -> upTo == null || b.seq() <= upTo)
-            .toList();
+        store.batchesAfter(before).stream().filter(b -> upTo == null || b.seq() <= upTo).toList();
     long applied = before;
     long submitted = 0;
     int batches = 0;
