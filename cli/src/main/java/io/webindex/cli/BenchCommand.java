@@ -27,8 +27,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -162,6 +160,7 @@ final class BenchCommand implements Command {
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("command", "bench " + String.join(" ", raw));
     report.put("started", Instant.now().toString());
+    HeapPeak heapPeak = HeapPeak.start();
     report.put("machine", machine());
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("pages", pages);
@@ -327,7 +326,7 @@ final class BenchCommand implements Command {
                 verdict,
                 secs(t));
       }
-      report.put("memory", memory());
+      report.put("memory", memory(heapPeak.stop()));
     } catch (StepFailed | StoreException e) {
       // a step, or the latency stage's Fluo application, failed: the figures so far are written
       ctx.err().println("bench: " + e.getMessage());
@@ -579,16 +578,46 @@ final class BenchCommand implements Command {
     return n;
   }
 
-  /** Peak heap and RSS of this JVM, and the peak RSS of every process it started. */
-  private static Map<String, Object> memory() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    long heap = 0;
-    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
-        heap += p.getPeakUsage().getUsed();
+  /**
+   * The largest heap use of this JVM seen by sampling it every 20 ms. The memory pools' own peaks
+   * cannot be added up: each pool peaks at another moment, and their sum exceeded the maximum heap.
+   */
+  private static final class HeapPeak implements Runnable {
+    private volatile boolean running = true;
+    private volatile long peak;
+    private final Thread thread = new Thread(this, "webindex-bench-heap");
+
+    static HeapPeak start() {
+      HeapPeak h = new HeapPeak();
+      h.thread.setDaemon(true);
+      h.thread.start();
+      return h;
+    }
+
+    @Override
+    public void run() {
+      java.lang.management.MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
+      while (running) {
+        peak = Math.max(peak, mem.getHeapMemoryUsage().getUsed());
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          return;
+        }
       }
     }
-    m.put("thisJvmPeakHeapBytes", heap);
+
+    long stop() {
+      running = false;
+      thread.interrupt();
+      return Math.max(peak, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    }
+  }
+
+  /** Peak heap and RSS of this JVM, and the peak RSS of every process it started. */
+  private static Map<String, Object> memory(long peakHeap) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("thisJvmPeakHeapBytes", peakHeap);
     m.put("thisJvmMaxHeapBytes", Runtime.getRuntime().maxMemory());
     peakRss(ProcessHandle.current().pid()).ifPresent(r -> m.put("thisJvmPeakRssBytes", r));
     Map<String, Long> children = new TreeMap<>();

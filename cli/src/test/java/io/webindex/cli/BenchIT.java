@@ -97,6 +97,11 @@ class BenchIT {
     assertTrue(r.out().contains("latency"), r.out());
     assertTrue(stages.path("recompute").path("floor").path("seconds").asDouble() > 0);
     assertTrue(b.path("memory").path("thisJvmPeakHeapBytes").asLong() > 0);
+    // a use of the heap, never more than the heap (the memory pools' peaks summed were)
+    assertTrue(
+        b.path("memory").path("thisJvmPeakHeapBytes").asLong()
+            <= b.path("memory").path("thisJvmMaxHeapBytes").asLong(),
+        b.path("memory").toString());
     assertTrue(r.out().contains("x the floor"), r.out());
     assertTrue(r.out().contains("figures: " + out.resolve("bench.json")), r.out());
     EmbeddedAccumulo.deleteRecursively(Path.of(kept.group(1)));
