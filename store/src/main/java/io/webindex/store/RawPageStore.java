@@ -52,14 +52,7 @@ public final class RawPageStore {
    * @throws StoreException when two directories name one batch number
    */
   public List<Batch> batches() throws IOException {
-    List<Batch> out = new ArrayList<>();
-    for (Batch b : allBatches()) {
-      if (!isComplete(b)) {
-        break;
-      }
-      out.add(b);
-    }
-    return out;
+    return batchesAfter(-1); // batch numbers are not negative
   }
 
   /**
