@@ -43,7 +43,8 @@ class OperatorGuardsIT extends OperatorPathsBase {
 
     // a run whose seed is gone
     RunRecord r0b = registry().get("r0b").orElseThrow();
-    deleteRecursively(Path.of(new org.apache.hadoop.fs.Path(r0b.seedDir()).toUri().getPath()));
+    EmbeddedAccumulo.deleteRecursively(
+        Path.of(new org.apache.hadoop.fs.Path(r0b.seedDir()).toUri().getPath()));
     Run seed = status(2, "fluo-init", "--run", "r0b");
     assertTrue(seed.err().contains("seed of run r0b is missing"), seed.err());
     assertTrue(registry().served().isEmpty(), "nothing served");
@@ -57,7 +58,7 @@ class OperatorGuardsIT extends OperatorPathsBase {
     Files.writeString(store.resolve("batches/1/more.jsonl"), "");
     Run twoNames = status(2, "load", "--embedded");
     assertTrue(twoNames.err().contains("batch 1 has two directories"), twoNames.err());
-    deleteRecursively(store.resolve("batches/1"));
+    EmbeddedAccumulo.deleteRecursively(store.resolve("batches/1"));
 
     // a batch still being copied waits, with every batch after it
     writeBatch(2, 30);
@@ -199,5 +200,17 @@ class OperatorGuardsIT extends OperatorPathsBase {
     Run rest = ok("load", "--embedded");
     assertTrue(rest.out().contains("applied batches 1..1"), rest.out());
     assertServedIsTheTruth("t1", 1);
+  }
+
+  /** Waits until a recompute of batches 0..b equals {@code table} (the watcher applied b). */
+  private void awaitApplied(long b, String table) throws InterruptedException {
+    String truth = "w" + b + "_" + table.replaceAll("[^A-Za-z0-9]", "");
+    ok("recompute", "--run", truth, "--snapshot", Long.toString(b));
+    String expected = ok("dump", "--table", prefix + "_" + truth).out();
+    long until = System.currentTimeMillis() + 90_000;
+    while (!ok("dump", "--table", table).out().equals(expected)) {
+      assertTrue(System.currentTimeMillis() < until, "batch " + b + " never reached " + table);
+      Thread.sleep(500);
+    }
   }
 }

@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.synth.RandomWeb;
-import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -95,34 +93,5 @@ abstract class OperatorPathsBase extends AccumuloITBase {
             "--out",
             tmp.resolve("check-" + truthRun).toString());
     assertTrue(check.out().contains("CONSISTENT"), check.toString());
-  }
-
-  /** Waits until a recompute of batches 0..b equals {@code table} (the watcher applied b). */
-  void awaitApplied(long b, String table) throws InterruptedException {
-    String truth = "w" + b + "_" + table.replaceAll("[^A-Za-z0-9]", "");
-    ok("recompute", "--run", truth, "--snapshot", Long.toString(b));
-    String expected = ok("dump", "--table", prefix + "_" + truth).out();
-    long until = System.currentTimeMillis() + 90_000;
-    while (!ok("dump", "--table", table).out().equals(expected)) {
-      assertTrue(System.currentTimeMillis() < until, "batch " + b + " never reached " + table);
-      Thread.sleep(500);
-    }
-  }
-
-  static Void switchAfter(CyclicBarrier start, RunRegistry r, RunRecord run) throws Exception {
-    start.await();
-    r.serve(run, "");
-    return null;
-  }
-
-  static void deleteRecursively(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var s = Files.walk(p)) {
-      for (Path q : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(q);
-      }
-    }
   }
 }

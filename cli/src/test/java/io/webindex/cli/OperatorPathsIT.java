@@ -146,4 +146,11 @@ class OperatorPathsIT extends OperatorPathsBase {
       pool.shutdownNow();
     }
   }
+
+  private static Void switchAfter(CyclicBarrier start, RunRegistry r, RunRecord run)
+      throws Exception {
+    start.await();
+    r.serve(run, "");
+    return null;
+  }
 }
