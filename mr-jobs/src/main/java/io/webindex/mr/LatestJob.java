@@ -8,9 +8,6 @@ import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
-import io.webindex.fluo.FluoSeed;
-import io.webindex.mr.io.CellKey;
-import io.webindex.mr.io.CellValue;
 import io.webindex.mr.io.PageWritable;
 import io.webindex.mr.io.RefWritable;
 import io.webindex.store.RawPageStore;
@@ -20,7 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
-import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -38,10 +34,12 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 
 /**
  * Job 1: reads every input file with the core readers, and keeps the latest version of every URL
- * (latest crawl wins; the combiner already drops superseded versions map-side). Writes, per current
- * page, the page to its own URI and one inlink to each target ({@code refs}), and the Fluo table's
- * {@code p:} seed for every current version, deletions included ({@code seed}). Rejected records
- * are counted and a sample is written to {@code rejects}.
+ * (latest crawl wins; the combiner already drops superseded versions map-side). Writes, per URL,
+ * its current version to its own URI (deletions too: the per-URI job writes the Fluo {@code p:}
+ * seed of every current version) and, for a live page, one inlink to each target ({@code refs},
+ * keyed as {@link RefKeys} says), and every {@code sample.every}-th reference's URI to {@code
+ * samples}, from which the driver picks the table's split points before the per-URI job. Rejected
+ * records are counted and a sample is written to {@code rejects}.
  */
 public final class LatestJob {
   static final String BATCHES_DIR = "webindex.mr.batches.dir";
@@ -49,8 +47,9 @@ public final class LatestJob {
   static final String MAX_LINKS = "webindex.mr.max.links";
   static final String REJECT_SAMPLES = "webindex.mr.reject.samples";
   static final String FLUO_BUCKETS = "webindex.mr.fluo.buckets";
+  static final String SAMPLE_EVERY = "webindex.mr.sample.every";
   static final String OUT_REFS = "refs";
-  static final String OUT_SEED = "seed";
+  static final String OUT_SAMPLES = "samples";
   static final String OUT_REJECTS = "rejects";
 
   private LatestJob() {}
@@ -61,7 +60,8 @@ public final class LatestJob {
       Path batchesDir,
       Iterable<Path> inputs,
       Path out,
-      int reducers)
+      int reducers,
+      long sampleEvery)
       throws IOException {
     Job job = Job.getInstance(base, "webindex recompute 1/3: latest versions");
     Configuration c = job.getConfiguration();
@@ -69,7 +69,7 @@ public final class LatestJob {
     c.setInt(MAX_RECORD_BYTES, cfg.readLimits().maxRecordBytes());
     c.setInt(MAX_LINKS, cfg.readLimits().maxLinks());
     c.setInt(REJECT_SAMPLES, cfg.rejectSamplesPerTask());
-    c.setInt(FLUO_BUCKETS, cfg.fluoBuckets());
+    c.setLong(SAMPLE_EVERY, sampleEvery);
     c.set(Jobs.STAGE, "latest");
     c.setBoolean("mapreduce.input.fileinputformat.input.dir.recursive", true);
     job.setJarByClass(LatestJob.class);
@@ -89,7 +89,7 @@ public final class LatestJob {
     MultipleOutputs.addNamedOutput(
         job, OUT_REFS, SequenceFileOutputFormat.class, Text.class, RefWritable.class);
     MultipleOutputs.addNamedOutput(
-        job, OUT_SEED, SequenceFileOutputFormat.class, CellKey.class, CellValue.class);
+        job, OUT_SAMPLES, SequenceFileOutputFormat.class, Text.class, NullWritable.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_REJECTS, TextOutputFormat.class, Text.class, NullWritable.class);
     return job;
@@ -233,14 +233,25 @@ public final class LatestJob {
     }
 
     private MultipleOutputs<Text, RefWritable> mos;
-    private FluoSeed seed;
-    private final Text target = new Text();
+    private final Text refKey = new Text();
+    private final Text sampleKey = new Text();
     private final RefWritable ref = new RefWritable();
+    private long sampleEvery;
+    private long refs;
 
     @Override
     protected void setup(Context context) {
       mos = new MultipleOutputs<>(context);
-      seed = new FluoSeed(context.getConfiguration().getInt(FLUO_BUCKETS, 16));
+      sampleEvery = Math.max(1, context.getConfiguration().getLong(SAMPLE_EVERY, 1000));
+    }
+
+    private void write(Text key, RefWritable value, byte[] uri)
+        throws IOException, InterruptedException {
+      mos.write(OUT_REFS, key, value, OUT_REFS + "/part");
+      if (++refs % sampleEvery == 0) {
+        sampleKey.set(uri);
+        mos.write(OUT_SAMPLES, sampleKey, NullWritable.get(), OUT_SAMPLES + "/part");
+      }
     }
 
     @Override
@@ -257,21 +268,16 @@ public final class LatestJob {
       }
       context.getCounter(Counters.Latest.URLS).increment(1);
       context.getCounter(Counters.Latest.SUPERSEDED_VERSIONS).increment(versions - 1);
-      RowColumnValue rcv = seed.page(best);
-      mos.write(
-          OUT_SEED,
-          CellKeys.fluo(rcv),
-          CellValue.ofFinal(rcv.getValue().toArray()),
-          OUT_SEED + "/part");
+      byte[] uri = RefKeys.bytes(best.key());
+      write(RefKeys.own(refKey, uri), RefWritable.current(best), uri);
       if (best.deleted()) {
         context.getCounter(Counters.Latest.CURRENT_DELETIONS).increment(1);
         return;
       }
       context.getCounter(Counters.Latest.CURRENT_PAGES).increment(1);
-      mos.write(OUT_REFS, key, RefWritable.crawled(best), OUT_REFS + "/part");
       for (Link l : best.links()) {
-        target.set(l.key());
-        mos.write(OUT_REFS, target, ref.inlink(best.key(), l.anchor()), OUT_REFS + "/part");
+        byte[] target = RefKeys.bytes(l.key());
+        write(RefKeys.inlink(refKey, target, uri), ref.inlink(l.anchor()), target);
       }
     }
 

@@ -3,6 +3,7 @@ package io.webindex.mr;
 import io.webindex.core.args.Args;
 import io.webindex.core.args.ArgsException;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.QuerySchema;
 import io.webindex.fluo.FluoSeed;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
@@ -19,13 +20,13 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -243,46 +244,49 @@ public final class RecomputeTool extends Configured implements Tool {
       if (!workFs.mkdirs(runDir)) {
         throw new StoreException("cannot create the run's work directory " + runDir);
       }
-      int reducers = cfg.recomputeTablets();
-      Job latest = LatestJob.create(conf, cfg, batchesDir, inputs, latestOut, reducers);
+      int tablets = cfg.recomputeTablets();
+      Job latest =
+          LatestJob.create(
+              conf,
+              cfg,
+              batchesDir,
+              inputs,
+              latestOut,
+              tablets,
+              sampleEvery(workFs, inputs, tablets));
       runJob(latest, "latest", counters, runDir);
-      long estimatedCells =
-          counters.getOrDefault("read.LINKS", 0L)
-              + 4 * counters.getOrDefault("latest.CURRENT_PAGES", 0L);
-      long sampleEvery = Math.max(1, estimatedCells / (cfg.recomputeTablets() * 1000L));
 
+      // the query table's split points, from the URIs job 1 sampled: job 2 writes the rows of
+      // each tablet in one reducer
+      List<byte[]> uriSplits =
+          pick(readSamples(workFs, new Path(latestOut, LatestJob.OUT_SAMPLES)), tablets);
+      List<byte[]> querySplits = new ArrayList<>();
+      for (byte[] uri : uriSplits) {
+        querySplits.add(
+            QuerySchema.pageRow(new String(uri, StandardCharsets.UTF_8))
+                .getBytes(StandardCharsets.UTF_8));
+      }
       Job uris =
           UriJob.create(
-              conf,
-              new Path(latestOut, LatestJob.OUT_REFS),
-              urisOut,
-              reducers,
-              sampleEvery,
-              cfg.fluoBuckets());
+              conf, new Path(latestOut, LatestJob.OUT_REFS), urisOut, uriSplits, cfg.fluoBuckets());
       runJob(uris, "uris", counters, runDir);
 
-      Map<Byte, List<byte[]>> splits =
-          splitPoints(workFs, new Path(urisOut, UriJob.OUT_SAMPLES), cfg.recomputeTablets());
       List<Path> sortInputs = new ArrayList<>();
       sortInputs.add(writeResumePoint(workFs, new Path(runDir, "meta"), snapshot));
-      for (Path p :
-          List.of(new Path(latestOut, LatestJob.OUT_SEED), new Path(urisOut, UriJob.OUT_CELLS))) {
-        if (workFs.exists(p)) {
-          sortInputs.add(p);
-        }
+      Path cells = new Path(urisOut, UriJob.OUT_CELLS);
+      if (workFs.exists(cells)) {
+        sortInputs.add(cells);
       }
       Job sort =
-          SortJob.create(
-              conf,
-              sortInputs,
-              sortedOut,
-              splits.get(CellKey.QUERY),
-              splits.get(CellKey.FLUO),
-              cfg.fluoBuckets());
+          SortJob.create(conf, sortInputs, sortedOut, querySplits, List.of(), cfg.fluoBuckets());
       runJob(sort, "write", counters, runDir);
+      // job 2's RFiles join job 3's: one directory of each table to import
+      moveFiles(
+          workFs, new Path(urisOut, UriJob.OUT_QUERY), new Path(sortedOut, SortJob.OUT_QUERY));
+      moveFiles(workFs, new Path(urisOut, UriJob.OUT_FLUO), new Path(sortedOut, SortJob.OUT_FLUO));
 
       SortedSet<Text> tableSplits = new TreeSet<>();
-      for (byte[] s : splits.get(CellKey.QUERY)) {
+      for (byte[] s : querySplits) {
         tableSplits.add(new Text(s));
       }
       Instant importStart = Instant.now();
@@ -434,7 +438,8 @@ public final class RecomputeTool extends Configured implements Tool {
         continue;
       }
       for (Counter c : g) {
-        counters.put(prefix + c.getName(), c.getValue());
+        // job 2 and job 3 both write cells: their counters add up
+        counters.merge(prefix + c.getName(), c.getValue(), Long::sum);
       }
     }
     log.info("job {} done in {} ms", job.getJobName(), counters.get("time." + name + ".ms"));
@@ -454,12 +459,28 @@ public final class RecomputeTool extends Configured implements Tool {
     return dir;
   }
 
-  /** Reads the sampled keys and picks up to {@code tablets - 1} split rows per table. */
-  static Map<Byte, List<byte[]>> splitPoints(FileSystem fs, Path samplesDir, int tablets)
-      throws IOException {
-    Map<Byte, List<byte[]>> rows = new LinkedHashMap<>();
-    rows.put(CellKey.QUERY, new ArrayList<>());
-    rows.put(CellKey.FLUO, new ArrayList<>());
+  /** Average bytes of plain input per reference (a link or a page) job 1 writes. */
+  static final long INPUT_BYTES_PER_REF = 64;
+
+  /** Samples per tablet job 1 aims for. */
+  static final long SAMPLES_PER_TABLET = 1000;
+
+  /**
+   * How often job 1 samples a reference's URI: about {@link #SAMPLES_PER_TABLET} samples per
+   * tablet, estimated from the input's size (compressed input yields fewer, which still splits
+   * evenly).
+   */
+  static long sampleEvery(FileSystem fs, List<Path> inputs, int tablets) throws IOException {
+    long bytes = 0;
+    for (Path p : inputs) {
+      bytes += fs.getContentSummary(p).getLength();
+    }
+    return Math.max(1, bytes / INPUT_BYTES_PER_REF / (tablets * SAMPLES_PER_TABLET));
+  }
+
+  /** The URIs job 1 sampled. */
+  static List<byte[]> readSamples(FileSystem fs, Path samplesDir) throws IOException {
+    List<byte[]> rows = new ArrayList<>();
     if (fs.exists(samplesDir)) {
       for (FileStatus st : fs.listStatus(samplesDir)) {
         if (!st.getPath().getName().startsWith("part")) {
@@ -467,17 +488,33 @@ public final class RecomputeTool extends Configured implements Tool {
         }
         try (SequenceFile.Reader r =
             new SequenceFile.Reader(fs.getConf(), SequenceFile.Reader.file(st.getPath()))) {
-          CellKey k = new CellKey();
+          Text k = new Text();
           while (r.next(k, NullWritable.get())) {
-            rows.get(k.table()).add(k.row());
-            k = new CellKey();
+            rows.add(k.copyBytes());
           }
         }
       }
     }
-    Map<Byte, List<byte[]>> splits = new LinkedHashMap<>();
-    rows.forEach((t, list) -> splits.put(t, pick(list, tablets)));
-    return splits;
+    return rows;
+  }
+
+  /** Moves the RFiles of {@code from} into {@code to}, named apart from those there. */
+  static void moveFiles(FileSystem fs, Path from, Path to) throws IOException {
+    if (!fs.exists(from)) {
+      return;
+    }
+    if (!fs.exists(to) && !fs.mkdirs(to)) {
+      throw new StoreException("cannot create " + to);
+    }
+    for (FileStatus st : fs.listStatus(from)) {
+      String name = st.getPath().getName();
+      if (name.endsWith(".rf")) {
+        Path dest = new Path(to, "uri-" + name);
+        if (!fs.rename(st.getPath(), dest)) {
+          throw new StoreException("cannot move " + st.getPath() + " to " + dest);
+        }
+      }
+    }
   }
 
   static List<byte[]> pick(List<byte[]> sampleRows, int tablets) {

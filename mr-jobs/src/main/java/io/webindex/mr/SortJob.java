@@ -31,10 +31,12 @@ import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 
 /**
- * Job 3: sorts every cell of both tables, sums the partial counts (domain page counts), and writes
- * sorted RFiles — query cells with {@link AccumuloFileOutputFormat}, Fluo seed entries through
- * {@link FluoKeyValueGenerator}. The partitioner sends each table's key range to its own reducers
- * along the split points the fresh table is created with, so each RFile falls in one tablet.
+ * Job 3: sorts the cells of both tables that the per-URI job could not write in row order — the
+ * {@code t:} and {@code d:} rows, the Fluo {@code um:}/{@code dm:} seed and the loader's resume
+ * point; a few per URI — sums the partial counts (domain page counts), and writes sorted RFiles —
+ * query cells with {@link AccumuloFileOutputFormat}, Fluo seed entries through {@link
+ * FluoKeyValueGenerator}. The partitioner sends each table's key range to its own reducers along
+ * the split points the fresh table is created with, so each RFile falls in one tablet.
  */
 public final class SortJob {
   static final String QUERY_SPLITS = "webindex.mr.splits.query";

@@ -4,7 +4,6 @@ import io.webindex.core.index.IndexCells;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.Cell;
-import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.Domains;
 import io.webindex.fluo.FluoSeed;
@@ -14,11 +13,19 @@ import io.webindex.mr.io.RefWritable;
 import io.webindex.store.mapreduce.Jobs;
 import io.webindex.store.mapreduce.TaskGuard;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.accumulo.core.client.mapreduce.AccumuloFileOutputFormat;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
 import org.apache.fluo.api.data.RowColumnValue;
+import org.apache.fluo.mapreduce.FluoKeyValue;
+import org.apache.fluo.mapreduce.FluoKeyValueGenerator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
@@ -27,41 +34,48 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 
 /**
- * Job 2: one reduce group per URI, streamed (a URI with millions of inlinks needs no memory): its
- * inlinks become {@code inlinks} cells as they pass, its own page (if crawled) {@code page:cur},
- * and at the end of the group its {@link UriState} gives {@code incount}, {@code t:} and {@code
- * rank} through {@link IndexCells}, a +1 for its domain's page count, and the Fluo {@code
- * um:}/{@code dm:} seed. A sample of the keys goes to {@code samples} for the split points.
+ * Job 2: one reduce group per URI, streamed (a URI with millions of inlinks needs no memory), the
+ * URIs of one tablet to one reducer in row order ({@link RefKeys}). The URI's own row {@code
+ * p:<uri>} is written here as a sorted RFile, straight for bulk import ({@code query}): its inlinks
+ * as they pass (sorted by source), then its own page's {@code page:cur} (if crawled) and {@code
+ * page:incount}. So is the Fluo {@code p:} seed of its current version, deletions included ({@code
+ * fluo}). What belongs to other rows — {@code t:}, the domain's {@code rank} cell and a +1 for its
+ * page count, the Fluo {@code um:}/{@code dm:} seed — goes to the sort job ({@code cells}), which
+ * then only sorts a few cells per URI.
  */
 public final class UriJob {
-  static final String SAMPLE_EVERY = "webindex.mr.sample.every";
+  static final String OUT_QUERY = "query";
+  static final String OUT_FLUO = "fluo";
   static final String OUT_CELLS = "cells";
-  static final String OUT_SAMPLES = "samples";
 
   private UriJob() {}
 
   static Job create(
-      Configuration base, Path refs, Path out, int reducers, long sampleEvery, int fluoBuckets)
+      Configuration base, Path refs, Path out, List<byte[]> uriSplits, int fluoBuckets)
       throws IOException {
     Job job = Job.getInstance(base, "webindex recompute 2/3: per URI");
     Configuration c = job.getConfiguration();
     c.set(Jobs.STAGE, "uris");
-    c.setLong(SAMPLE_EVERY, sampleEvery);
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
+    RefKeys.UriPartitioner.setSplits(c, uriSplits);
     job.setJarByClass(UriJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     SequenceFileInputFormat.addInputPath(job, refs);
     job.setMapperClass(IdentityMapper.class);
     job.setMapOutputKeyClass(Text.class);
     job.setMapOutputValueClass(RefWritable.class);
+    job.setPartitionerClass(RefKeys.UriPartitioner.class);
+    job.setGroupingComparatorClass(RefKeys.UriGrouping.class);
     job.setReducerClass(UriReducer.class);
-    job.setNumReduceTasks(reducers);
+    job.setNumReduceTasks(uriSplits.size() + 1);
     LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
     SequenceFileOutputFormat.setOutputPath(job, out);
     MultipleOutputs.addNamedOutput(
-        job, OUT_CELLS, SequenceFileOutputFormat.class, CellKey.class, CellValue.class);
+        job, OUT_QUERY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
-        job, OUT_SAMPLES, SequenceFileOutputFormat.class, CellKey.class, NullWritable.class);
+        job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_CELLS, SequenceFileOutputFormat.class, CellKey.class, CellValue.class);
     return job;
   }
 
@@ -72,41 +86,77 @@ public final class UriJob {
       TaskGuard.run(context, () -> super.run(context));
     }
 
+    private static final byte[] NO_VISIBILITY = new byte[0];
+
     private MultipleOutputs<CellKey, CellValue> mos;
     private FluoSeed seed;
-    private long sampleEvery;
-    private long written;
+    private final FluoKeyValueGenerator fluoGen = new FluoKeyValueGenerator();
+    private final List<Cell> ownRow = new ArrayList<>(2);
+    private Counter queryCells;
+    private Counter fluoEntries;
+    private Counter fluoKeyValues;
 
     @Override
     protected void setup(Context context) {
       mos = new MultipleOutputs<>(context);
       seed = new FluoSeed(context.getConfiguration().getInt(LatestJob.FLUO_BUCKETS, 16));
-      sampleEvery = Math.max(1, context.getConfiguration().getLong(SAMPLE_EVERY, 100));
+      queryCells = context.getCounter(Counters.Write.QUERY_CELLS);
+      fluoEntries = context.getCounter(Counters.Write.FLUO_SEED_ENTRIES);
+      fluoKeyValues = context.getCounter(Counters.Write.FLUO_KEY_VALUES);
     }
 
-    private void emit(CellKey k, CellValue v) throws IOException, InterruptedException {
-      mos.write(OUT_CELLS, k, v, OUT_CELLS + "/part");
-      if (++written % sampleEvery == 0) {
-        mos.write(OUT_SAMPLES, k, NullWritable.get(), OUT_SAMPLES + "/part");
+    /** A cell of the URI's own row, in row order. */
+    private void writeQuery(Cell c) throws IOException, InterruptedException {
+      mos.write(
+          OUT_QUERY,
+          new Key(utf8(c.row()), utf8(c.family()), utf8(c.qualifier()), NO_VISIBILITY, 0L),
+          new Value(utf8(c.value())),
+          OUT_QUERY + "/part");
+      queryCells.increment(1);
+    }
+
+    private void writeFluo(RowColumnValue rcv) throws IOException, InterruptedException {
+      fluoGen.set(rcv);
+      fluoEntries.increment(1);
+      for (FluoKeyValue kv : fluoGen.getKeyValues()) {
+        // the generator reuses its objects: write copies
+        mos.write(OUT_FLUO, new Key(kv.getKey()), new Value(kv.getValue()), OUT_FLUO + "/part");
+        fluoKeyValues.increment(1);
       }
+    }
+
+    /** A cell of another row, for the sort job. */
+    private void toSort(CellKey k, CellValue v) throws IOException, InterruptedException {
+      mos.write(OUT_CELLS, k, v, OUT_CELLS + "/part");
+    }
+
+    private static byte[] utf8(String s) {
+      return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
     protected void reduce(Text key, Iterable<RefWritable> refs, Context context)
         throws IOException, InterruptedException {
-      String uri = key.toString();
+      // the key object follows the values: here it is the group's first key
+      String uri = RefKeys.uri(key);
+      String row = QuerySchema.pageRow(uri);
       Page page = null;
+      boolean current = false;
       long inlinks = 0;
       for (RefWritable r : refs) {
-        if (r.kind() == RefWritable.Kind.CRAWLED) {
-          if (page != null) {
-            throw new IOException("two current pages for " + uri);
+        if (r.kind() == RefWritable.Kind.CURRENT) {
+          if (current) {
+            throw new IOException("two current versions of " + uri);
           }
-          page = r.page();
+          if (inlinks > 0) {
+            throw new IOException("the current version of " + uri + " came after an inlink");
+          }
+          current = true;
+          writeFluo(seed.page(r.page()));
+          page = r.page().deleted() ? null : r.page();
         } else {
           inlinks++;
-          Cell c = QuerySchema.inlink(uri, r.source(), r.anchor());
-          emit(CellKeys.query(c), CellKeys.value(c));
+          writeQuery(QuerySchema.inlink(uri, RefKeys.source(key), r.anchor()));
           if (inlinks % 10_000 == 0) {
             context.progress();
           }
@@ -114,35 +164,36 @@ public final class UriJob {
       }
       context.getCounter(Counters.Uris.URIS).increment(1);
       context.getCounter(Counters.Uris.INLINKS).increment(inlinks);
-      if (page != null) {
-        context.getCounter(Counters.Uris.CRAWLED_URIS).increment(1);
-        Cell cur = IndexCells.pageCur(page);
-        emit(CellKeys.query(cur), CellKeys.value(cur));
-        // a sample of the Fluo p: range, so the seed files get split points too
-        if (written % sampleEvery == 0) {
-          mos.write(
-              OUT_SAMPLES,
-              CellKey.of(CellKey.FLUO, FluoSchema.pageRow(uri), "", ""),
-              NullWritable.get(),
-              OUT_SAMPLES + "/part");
-        }
-      }
       UriState state = UriState.of(inlinks, page != null);
       if (!state.seen()) {
-        return; // cannot happen: a URI reaches this reducer only when crawled or linked
+        return; // a deletion nobody links to: only its Fluo seed
       }
       context.getCounter(Counters.Uris.SEEN_URIS).increment(1);
+      ownRow.clear();
+      if (page != null) {
+        context.getCounter(Counters.Uris.CRAWLED_URIS).increment(1);
+        ownRow.add(IndexCells.pageCur(page));
+      }
       String domain = Domains.ofKey(uri);
       for (Cell c : IndexCells.uri(uri, domain, state)) {
-        emit(CellKeys.query(c), CellKeys.value(c));
+        if (c.row().equals(row)) {
+          ownRow.add(c);
+        } else {
+          toSort(CellKeys.query(c), CellKeys.value(c));
+        }
+      }
+      // after the inlinks (the family "inlinks" sorts before "page"), in column order
+      ownRow.sort((a, b) -> a.column().compareTo(b.column()));
+      for (Cell c : ownRow) {
+        writeQuery(c);
       }
       for (Cell c : IndexCells.domain(domain, 1)) {
-        emit(CellKeys.query(c), CellValue.partial(CellValue.COUNT, 1, ""));
+        toSort(CellKeys.query(c), CellValue.partial(CellValue.COUNT, 1, ""));
       }
       RowColumnValue um = seed.uri(uri, state);
-      emit(CellKeys.fluo(um), CellValue.ofFinal(um.getValue().toArray()));
+      toSort(CellKeys.fluo(um), CellValue.ofFinal(um.getValue().toArray()));
       RowColumnValue dm = seed.domain(domain, 1);
-      emit(CellKeys.fluo(dm), CellValue.partial(CellValue.DOMAIN_SEED, 1, domain));
+      toSort(CellKeys.fluo(dm), CellValue.partial(CellValue.DOMAIN_SEED, 1, domain));
     }
 
     @Override

@@ -8,32 +8,31 @@ import java.io.IOException;
 import org.apache.hadoop.io.Writable;
 
 /**
- * What the URI job receives for one URI: either the URI's own current page ({@link Kind#CRAWLED}),
- * or one current page that links to it, with the anchor text ({@link Kind#INLINK}).
+ * What the URI job receives for one URI: either the URI's own current version ({@link
+ * Kind#CURRENT}: a live page or a deletion), or the anchor text of one current page that links to
+ * it ({@link Kind#INLINK}; the linking page is named by the shuffle key).
  */
 public final class RefWritable implements Writable {
   /** The two kinds of reference. */
   public enum Kind {
-    CRAWLED,
+    CURRENT,
     INLINK
   }
 
   private Kind kind;
   private Page page;
-  private String source;
   private String anchor;
 
-  public static RefWritable crawled(Page p) {
+  public static RefWritable current(Page p) {
     RefWritable r = new RefWritable();
-    r.kind = Kind.CRAWLED;
+    r.kind = Kind.CURRENT;
     r.page = p;
     return r;
   }
 
-  public RefWritable inlink(String sourceKey, String anchorText) {
+  public RefWritable inlink(String anchorText) {
     kind = Kind.INLINK;
     page = null;
-    source = sourceKey;
     anchor = anchorText;
     return this;
   }
@@ -46,10 +45,6 @@ public final class RefWritable implements Writable {
     return page;
   }
 
-  public String source() {
-    return source;
-  }
-
   public String anchor() {
     return anchor;
   }
@@ -57,10 +52,9 @@ public final class RefWritable implements Writable {
   @Override
   public void write(DataOutput out) throws IOException {
     out.writeByte(kind.ordinal());
-    if (kind == Kind.CRAWLED) {
+    if (kind == Kind.CURRENT) {
       PageCodec.write(out, page);
     } else {
-      PageCodec.writeString(out, source);
       PageCodec.writeString(out, anchor);
     }
   }
@@ -68,13 +62,11 @@ public final class RefWritable implements Writable {
   @Override
   public void readFields(DataInput in) throws IOException {
     kind = Kind.values()[in.readByte()];
-    if (kind == Kind.CRAWLED) {
+    if (kind == Kind.CURRENT) {
       page = PageCodec.read(in);
-      source = null;
       anchor = null;
     } else {
       page = null;
-      source = PageCodec.readString(in);
       anchor = PageCodec.readString(in);
     }
   }
