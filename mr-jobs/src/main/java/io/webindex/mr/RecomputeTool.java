@@ -281,8 +281,7 @@ public final class RecomputeTool extends Configured implements Tool {
           SortJob.create(conf, sortInputs, sortedOut, querySplits, List.of(), cfg.fluoBuckets());
       runJob(sort, "write", counters, runDir);
       // job 2's RFiles join job 3's: one directory of each table to import
-      moveFiles(
-          workFs, new Path(urisOut, UriJob.OUT_QUERY), new Path(sortedOut, SortJob.OUT_QUERY));
+      moveFiles(workFs, urisOut, new Path(sortedOut, SortJob.OUT_QUERY)); // its main output
       moveFiles(workFs, new Path(urisOut, UriJob.OUT_FLUO), new Path(sortedOut, SortJob.OUT_FLUO));
 
       SortedSet<Text> tableSplits = new TreeSet<>();

@@ -44,7 +44,6 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  * then only sorts a few cells per URI.
  */
 public final class UriJob {
-  static final String OUT_QUERY = "query";
   static final String OUT_FLUO = "fluo";
   static final String OUT_CELLS = "cells";
 
@@ -68,10 +67,12 @@ public final class UriJob {
     job.setGroupingComparatorClass(RefKeys.UriGrouping.class);
     job.setReducerClass(UriReducer.class);
     job.setNumReduceTasks(uriSplits.size() + 1);
-    LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
-    SequenceFileOutputFormat.setOutputPath(job, out);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_QUERY, AccumuloFileOutputFormat.class, Key.class, Value.class);
+    // the p: rows are the job's main output (MultipleOutputs checks its named outputs' list on
+    // every write)
+    job.setOutputKeyClass(Key.class);
+    job.setOutputValueClass(Value.class);
+    LazyOutputFormat.setOutputFormatClass(job, AccumuloFileOutputFormat.class);
+    AccumuloFileOutputFormat.setOutputPath(job, out);
     MultipleOutputs.addNamedOutput(
         job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
@@ -80,7 +81,7 @@ public final class UriJob {
   }
 
   /** Computes everything one URI owns. */
-  public static final class UriReducer extends Reducer<Text, RefWritable, CellKey, CellValue> {
+  public static final class UriReducer extends Reducer<Text, RefWritable, Key, Value> {
     @Override
     public void run(Context context) throws IOException, InterruptedException {
       TaskGuard.run(context, () -> super.run(context));
@@ -88,7 +89,8 @@ public final class UriJob {
 
     private static final byte[] NO_VISIBILITY = new byte[0];
 
-    private MultipleOutputs<CellKey, CellValue> mos;
+    private MultipleOutputs<Key, Value> mos;
+    private Context context;
     private FluoSeed seed;
     private final FluoKeyValueGenerator fluoGen = new FluoKeyValueGenerator();
     private final List<Cell> ownRow = new ArrayList<>(2);
@@ -98,6 +100,7 @@ public final class UriJob {
 
     @Override
     protected void setup(Context context) {
+      this.context = context;
       mos = new MultipleOutputs<>(context);
       seed = new FluoSeed(context.getConfiguration().getInt(LatestJob.FLUO_BUCKETS, 16));
       queryCells = context.getCounter(Counters.Write.QUERY_CELLS);
@@ -107,11 +110,9 @@ public final class UriJob {
 
     /** A cell of the URI's own row, in row order. */
     private void writeQuery(Cell c) throws IOException, InterruptedException {
-      mos.write(
-          OUT_QUERY,
+      context.write(
           new Key(utf8(c.row()), utf8(c.family()), utf8(c.qualifier()), NO_VISIBILITY, 0L),
-          new Value(utf8(c.value())),
-          OUT_QUERY + "/part");
+          new Value(utf8(c.value())));
       queryCells.increment(1);
     }
 
