@@ -207,7 +207,12 @@ final class BenchCommand implements Command {
       rec.put("pagesPerSecond", Math.round(pages / recSecs));
       rec.put("cells", cells);
       rec.put("counters", b0.counters());
-      Map<String, Object> floor = floor(batches.resolve(BatchLayout.dirName(0)), cells, tmp);
+      Map<String, Object> floor =
+          floor(
+              batches.resolve(BatchLayout.dirName(0)),
+              cells,
+              tmp,
+              accumulo.config().recomputeCompression());
       rec.put("floor", floor);
       rec.put("ratioToFloor", round(recSecs / (double) floor.get("seconds")));
       ctx.err()
@@ -524,9 +529,10 @@ final class BenchCommand implements Command {
 
   /**
    * The single-pass floor: every input file of the batch parsed once, then as many cells as the
-   * recompute wrote, already sorted, written once to one RFile.
+   * recompute wrote, already sorted, written once to one RFile with the recompute's compression.
    */
-  private static Map<String, Object> floor(Path batch, long cells, Path tmp) throws IOException {
+  private static Map<String, Object> floor(Path batch, long cells, Path tmp, String compression)
+      throws IOException {
     long t = System.nanoTime();
     ReadStats stats = new ReadStats();
     long[] links = {0};
@@ -553,7 +559,11 @@ final class BenchCommand implements Command {
     FileSystem local = FileSystem.getLocal(new Configuration());
     Value one = new Value("1".getBytes(StandardCharsets.UTF_8));
     try (RFileWriter writer =
-        RFile.newWriter().to(rfile.toString()).withFileSystem(local).build()) {
+        RFile.newWriter()
+            .to(rfile.toString())
+            .withFileSystem(local)
+            .withTableProperties(Map.of("table.file.compress.type", compression))
+            .build()) {
       for (long i = 0; i < cells; i++) {
         writer.append(new Key(String.format(Locale.ROOT, "p:%015d", i), "page", "incount"), one);
       }
@@ -564,6 +574,7 @@ final class BenchCommand implements Command {
     m.put("seconds", round(parse + write));
     m.put("parseSeconds", round(parse));
     m.put("writeSeconds", round(write));
+    m.put("compression", compression);
     m.put("linksParsed", links[0]);
     return m;
   }

@@ -268,7 +268,12 @@ public final class RecomputeTool extends Configured implements Tool {
       }
       Job uris =
           UriJob.create(
-              conf, new Path(latestOut, LatestJob.OUT_REFS), urisOut, uriSplits, cfg.fluoBuckets());
+              conf,
+              new Path(latestOut, LatestJob.OUT_REFS),
+              urisOut,
+              uriSplits,
+              cfg.fluoBuckets(),
+              cfg.recomputeCompression());
       runJob(uris, "uris", counters, runDir);
 
       List<Path> sortInputs = new ArrayList<>();
@@ -278,7 +283,14 @@ public final class RecomputeTool extends Configured implements Tool {
         sortInputs.add(cells);
       }
       Job sort =
-          SortJob.create(conf, sortInputs, sortedOut, querySplits, List.of(), cfg.fluoBuckets());
+          SortJob.create(
+              conf,
+              sortInputs,
+              sortedOut,
+              querySplits,
+              List.of(),
+              cfg.fluoBuckets(),
+              cfg.recomputeCompression());
       runJob(sort, "write", counters, runDir);
       // job 2's RFiles join job 3's: one directory of each table to import
       moveFiles(workFs, urisOut, new Path(sortedOut, SortJob.OUT_QUERY)); // its main output
@@ -544,6 +556,9 @@ public final class RecomputeTool extends Configured implements Tool {
       setIfUnset(conf, "mapreduce.client.completion.pollinterval", "50");
       setIfUnset(conf, "mapreduce.local.map.tasks.maximum", "2");
       setIfUnset(conf, "mapreduce.local.reduce.tasks.maximum", "2");
+      // job 2's reducers each merge the outputs of every map task (about 40 at 1M pages): in one
+      // pass instead of Hadoop's default of 10 segments a pass
+      setIfUnset(conf, "mapreduce.task.io.sort.factor", "100");
       int reducers = Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
       setIfUnset(
           conf,

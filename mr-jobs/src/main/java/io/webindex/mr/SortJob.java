@@ -52,7 +52,8 @@ public final class SortJob {
       Path out,
       List<byte[]> querySplits,
       List<byte[]> fluoSplits,
-      int fluoBuckets)
+      int fluoBuckets,
+      String compression)
       throws IOException {
     Job job = Job.getInstance(base, "webindex recompute 3/3: sort and write RFiles");
     Configuration c = job.getConfiguration();
@@ -60,6 +61,7 @@ public final class SortJob {
     c.set(QUERY_SPLITS, encode(querySplits));
     c.set(FLUO_SPLITS, encode(fluoSplits));
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
+    AccumuloFileOutputFormat.setCompressionType(job, compression);
     job.setJarByClass(SortJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     for (Path p : inputs) {

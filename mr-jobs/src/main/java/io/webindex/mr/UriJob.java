@@ -50,13 +50,19 @@ public final class UriJob {
   private UriJob() {}
 
   static Job create(
-      Configuration base, Path refs, Path out, List<byte[]> uriSplits, int fluoBuckets)
+      Configuration base,
+      Path refs,
+      Path out,
+      List<byte[]> uriSplits,
+      int fluoBuckets,
+      String compression)
       throws IOException {
     Job job = Job.getInstance(base, "webindex recompute 2/3: per URI");
     Configuration c = job.getConfiguration();
     c.set(Jobs.STAGE, "uris");
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
     RefKeys.UriPartitioner.setSplits(c, uriSplits);
+    AccumuloFileOutputFormat.setCompressionType(job, compression);
     job.setJarByClass(UriJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     SequenceFileInputFormat.addInputPath(job, refs);

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The whole configuration: one typed, immutable object, loaded from a properties file under {@code
@@ -31,6 +32,7 @@ public record WebindexConfig(
     String storeRoot,
     String workDir,
     int recomputeTablets,
+    String recomputeCompression,
     int retentionRuns,
     ReadLimits readLimits,
     int rejectSamplesPerTask,
@@ -47,6 +49,11 @@ public record WebindexConfig(
   public static final String STORE_ROOT = "webindex.store.root";
   public static final String WORK_DIR = "webindex.work.dir";
   public static final String RECOMPUTE_TABLETS = "webindex.recompute.tablets";
+  public static final String RECOMPUTE_COMPRESSION = "webindex.recompute.compression";
+
+  /** The RFile compressions a recompute can write (Accumulo's names). */
+  public static final Set<String> COMPRESSIONS = Set.of("snappy", "gz", "none");
+
   public static final String RETENTION_RUNS = "webindex.retention.runs";
   public static final String MAX_RECORD_BYTES = "webindex.read.max.record.bytes";
   public static final String MAX_LINKS = "webindex.read.max.links";
@@ -74,6 +81,14 @@ public record WebindexConfig(
     }
     if (recomputeTablets < 1 || recomputeTablets > 100_000) {
       throw new IllegalArgumentException(RECOMPUTE_TABLETS + " out of range: " + recomputeTablets);
+    }
+    if (!COMPRESSIONS.contains(recomputeCompression)) {
+      throw new IllegalArgumentException(
+          RECOMPUTE_COMPRESSION
+              + " is one of "
+              + new TreeSet<>(COMPRESSIONS)
+              + ": "
+              + recomputeCompression);
     }
     if (retentionRuns < 1) {
       throw new IllegalArgumentException(RETENTION_RUNS + " must be at least 1: " + retentionRuns);
@@ -132,6 +147,7 @@ public record WebindexConfig(
         m.getOrDefault(STORE_ROOT, ""),
         m.getOrDefault(WORK_DIR, ""),
         intValue(m, RECOMPUTE_TABLETS, 4),
+        m.getOrDefault(RECOMPUTE_COMPRESSION, "snappy"),
         intValue(m, RETENTION_RUNS, 3),
         new ReadLimits(
             bounded(
@@ -158,6 +174,7 @@ public record WebindexConfig(
           STORE_ROOT,
           WORK_DIR,
           RECOMPUTE_TABLETS,
+          RECOMPUTE_COMPRESSION,
           RETENTION_RUNS,
           MAX_RECORD_BYTES,
           MAX_LINKS,
@@ -213,6 +230,7 @@ public record WebindexConfig(
     m.put(STORE_ROOT, storeRoot);
     m.put(WORK_DIR, workDir);
     m.put(RECOMPUTE_TABLETS, Integer.toString(recomputeTablets));
+    m.put(RECOMPUTE_COMPRESSION, recomputeCompression);
     m.put(RETENTION_RUNS, Integer.toString(retentionRuns));
     m.put(MAX_RECORD_BYTES, Integer.toString(readLimits.maxRecordBytes()));
     m.put(MAX_LINKS, Integer.toString(readLimits.maxLinks()));

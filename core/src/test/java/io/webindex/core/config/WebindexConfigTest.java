@@ -20,6 +20,7 @@ class WebindexConfigTest {
         WebindexConfig.load(Path.of("../conf/webindex.properties.example"), Map.of());
     assertEquals("accumulo", c.accumuloInstance());
     assertEquals(16, c.recomputeTablets());
+    assertEquals("snappy", c.recomputeCompression());
     assertEquals("webindex_meta", c.metaTable());
     assertEquals("webindex_20261122", c.runTable("20261122"));
     WebindexConfig again = WebindexConfig.fromMap(c.toMapWithoutSecrets(), Map.of());
@@ -66,6 +67,18 @@ class WebindexConfigTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> WebindexConfig.fromMap(Map.of(WebindexConfig.TABLE_PREFIX, "bad-name"), Map.of()));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                WebindexConfig.fromMap(
+                    Map.of(WebindexConfig.RECOMPUTE_COMPRESSION, "lzo"), Map.of()));
+    assertEquals(
+        "webindex.recompute.compression is one of [gz, none, snappy]: lzo", e.getMessage());
+    assertEquals(
+        "gz",
+        WebindexConfig.fromMap(Map.of(WebindexConfig.RECOMPUTE_COMPRESSION, "gz"), Map.of())
+            .recomputeCompression());
   }
 
   @Test
