@@ -48,6 +48,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.slf4j.Logger;
@@ -253,7 +254,7 @@ public final class RecomputeTool extends Configured implements Tool {
               inputs,
               latestOut,
               tablets,
-              sampleEvery(workFs, inputs, tablets));
+              sampleEvery(conf, inputs, tablets));
       runJob(latest, "latest", counters, runDir);
 
       // the query table's split points, from the URIs job 1 sampled: job 2 writes the rows of
@@ -439,6 +440,13 @@ public final class RecomputeTool extends Configured implements Tool {
     } finally {
       counters.put("time." + name + ".ms", Duration.between(t0, Instant.now()).toMillis());
     }
+    // what the job shuffled (on a cluster: what crossed the network), for sizing
+    counters.put(
+        "shuffle." + name + ".records",
+        job.getCounters().findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue());
+    counters.put(
+        "shuffle." + name + ".bytes",
+        job.getCounters().findCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES).getValue());
     for (CounterGroup g : job.getCounters()) {
       String prefix;
       if (g.getName().equals(Counters.READ)) {
@@ -481,10 +489,10 @@ public final class RecomputeTool extends Configured implements Tool {
    * tablet, estimated from the input's size (compressed input yields fewer, which still splits
    * evenly).
    */
-  static long sampleEvery(FileSystem fs, List<Path> inputs, int tablets) throws IOException {
+  static long sampleEvery(Configuration conf, List<Path> inputs, int tablets) throws IOException {
     long bytes = 0;
     for (Path p : inputs) {
-      bytes += fs.getContentSummary(p).getLength();
+      bytes += p.getFileSystem(conf).getContentSummary(p).getLength();
     }
     return Math.max(1, bytes / INPUT_BYTES_PER_REF / (tablets * SAMPLES_PER_TABLET));
   }
