@@ -331,7 +331,7 @@ final class BenchCommand implements Command {
                 verdict,
                 secs(t));
       }
-      report.put("memory", memory(heapPeak.stop()));
+      report.put("memory", memory(heapPeak.stop(), heapPeak.peakAfterGc()));
     } catch (StepFailed | StoreException e) {
       // a step, or the latency stage's Fluo application, failed: the figures so far are written
       ctx.err().println("bench: " + e.getMessage());
@@ -596,13 +596,54 @@ final class BenchCommand implements Command {
   private static final class HeapPeak implements Runnable {
     private volatile boolean running = true;
     private volatile long peak;
+    private volatile long peakAfterGc;
     private final Thread thread = new Thread(this, "webindex-bench-heap");
+    private final java.util.Set<String> heapPools = new java.util.HashSet<>();
+    private final List<javax.management.NotificationEmitter> emitters = new ArrayList<>();
+    private final javax.management.NotificationListener afterGc = this::collected;
 
     static HeapPeak start() {
       HeapPeak h = new HeapPeak();
+      for (java.lang.management.MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+          h.heapPools.add(pool.getName());
+        }
+      }
+      for (java.lang.management.GarbageCollectorMXBean gc :
+          ManagementFactory.getGarbageCollectorMXBeans()) {
+        if (gc instanceof javax.management.NotificationEmitter e) {
+          e.addNotificationListener(h.afterGc, null, null);
+          h.emitters.add(e);
+        }
+      }
       h.thread.setDaemon(true);
       h.thread.start();
       return h;
+    }
+
+    /**
+     * The heap in use right after a collection: what the JVM could not free, an upper bound of the
+     * live data (the used heap between collections is mostly garbage the collector has not needed
+     * to free yet, so it grows with the heap it is given, not with the input).
+     */
+    private void collected(javax.management.Notification n, Object handback) {
+      if (!n.getType()
+          .equals(
+              com.sun.management.GarbageCollectionNotificationInfo
+                  .GARBAGE_COLLECTION_NOTIFICATION)) {
+        return;
+      }
+      com.sun.management.GarbageCollectionNotificationInfo info =
+          com.sun.management.GarbageCollectionNotificationInfo.from(
+              (javax.management.openmbean.CompositeData) n.getUserData());
+      long used = 0;
+      for (Map.Entry<String, java.lang.management.MemoryUsage> e :
+          info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+        if (heapPools.contains(e.getKey())) {
+          used += e.getValue().getUsed();
+        }
+      }
+      peakAfterGc = Math.max(peakAfterGc, used);
     }
 
     @Override
@@ -621,14 +662,26 @@ final class BenchCommand implements Command {
     long stop() {
       running = false;
       thread.interrupt();
+      for (javax.management.NotificationEmitter e : emitters) {
+        try {
+          e.removeNotificationListener(afterGc);
+        } catch (javax.management.ListenerNotFoundException ignored) {
+          // not registered: nothing to remove
+        }
+      }
       return Math.max(peak, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    }
+
+    long peakAfterGc() {
+      return peakAfterGc;
     }
   }
 
   /** Peak heap and RSS of this JVM, and the peak RSS of every process it started. */
-  private static Map<String, Object> memory(long peakHeap) {
+  private static Map<String, Object> memory(long peakHeap, long peakAfterGc) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("thisJvmPeakHeapBytes", peakHeap);
+    m.put("thisJvmPeakHeapAfterGcBytes", peakAfterGc);
     m.put("thisJvmMaxHeapBytes", Runtime.getRuntime().maxMemory());
     peakRss(ProcessHandle.current().pid()).ifPresent(r -> m.put("thisJvmPeakRssBytes", r));
     Map<String, Long> children = new TreeMap<>();
@@ -791,9 +844,11 @@ final class BenchCommand implements Command {
               "memory",
               String.format(
                   Locale.ROOT,
-                  "this JVM: peak heap %,d MB of %,d MB, peak RSS %,d MB",
+                  "this JVM: peak heap %,d MB of %,d MB (after a GC at most %,d MB), peak RSS"
+                      + " %,d MB",
                   (long) mem.get("thisJvmPeakHeapBytes") >> 20,
                   (long) mem.get("thisJvmMaxHeapBytes") >> 20,
+                  (long) mem.getOrDefault("thisJvmPeakHeapAfterGcBytes", 0L) >> 20,
                   (long) mem.getOrDefault("thisJvmPeakRssBytes", 0L) >> 20)));
       ((Map<String, Long>) mem.get("childPeakRssBytes"))
           .forEach(

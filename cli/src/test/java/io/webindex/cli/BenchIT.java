@@ -102,6 +102,11 @@ class BenchIT {
         b.path("memory").path("thisJvmPeakHeapBytes").asLong()
             <= b.path("memory").path("thisJvmMaxHeapBytes").asLong(),
         b.path("memory").toString());
+    // the heap left after a collection: measured (collections ran), and within what was used
+    long afterGc = b.path("memory").path("thisJvmPeakHeapAfterGcBytes").asLong();
+    assertTrue(
+        afterGc > 0 && afterGc <= b.path("memory").path("thisJvmMaxHeapBytes").asLong(),
+        b.path("memory").toString());
     assertTrue(r.out().contains("x the floor"), r.out());
     assertTrue(r.out().contains("figures: " + out.resolve("bench.json")), r.out());
     EmbeddedAccumulo.deleteRecursively(Path.of(kept.group(1)));
