@@ -130,7 +130,7 @@ public final class CheckRunner {
     CheckAccumulator acc = new CheckAccumulator(samplesPerKind);
     if (m == Mode.SCANNER) {
       CheckProgress progress = CheckProgress.stderr(acc);
-      ScannerCheck.run(conn, run.table(), actualTable, skip, progress);
+      ScannerCheck.run(conn, run.table(), actualTable, skip, acc, progress);
       progress.done();
     } else {
       mapreduce(run, actualTable, skip, acc);
