@@ -29,7 +29,7 @@ import java.util.function.ToLongFunction;
  * about 60 bytes per fact.
  */
 final class FactJoin implements Consumer<UriFact>, AutoCloseable {
-  static final int BUFFER_BYTES = 32 << 20;
+  static final int BUFFER_BYTES = 16 << 20;
   private static final int MAX_FACTS = 1 << 20;
   private static final int IDX_BITS = 20;
   private static final long HASH_MASK = -1L << IDX_BITS;
@@ -41,7 +41,7 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
   private final int maxFacts;
   private final ToLongFunction<byte[]> hash;
   private final List<Path> runs = new ArrayList<>();
-  private Arena arena = new Arena();
+  private Arena arena;
   private long[] keys = new long[1024];
   private int[] offsets = new int[1024];
   private int n;
@@ -64,6 +64,7 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
     this.bufferBytes = bufferBytes;
     this.maxFacts = maxFacts;
     this.hash = hash;
+    this.arena = new Arena(bufferBytes);
   }
 
   /** The number of sorted runs written to disk. */
@@ -190,7 +191,7 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the check's sorted facts to " + dir, e);
     }
-    arena = new Arena();
+    arena = new Arena(bufferBytes);
     n = 0;
   }
 
@@ -204,7 +205,7 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
       }
     }
     runs.clear();
-    arena = new Arena();
+    arena = new Arena(bufferBytes);
     n = 0;
   }
 
@@ -229,8 +230,13 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
   /** A byte buffer the facts are appended to: uri length, uri, type, urc, domain length, domain. */
   private static final class Arena {
     private static final byte[] EMPTY = new byte[0];
+    private final int limit;
     private byte[] buf = new byte[1 << 16];
     private int size;
+
+    Arena(int limit) {
+      this.limit = limit;
+    }
 
     byte[] buf() {
       return buf;
@@ -244,7 +250,8 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
       byte[] d = domain.isEmpty() ? EMPTY : domain.getBytes(StandardCharsets.UTF_8);
       int need = 4 + uri.length + 1 + 8 + 4 + d.length;
       if (size + need > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + need));
+        // doubling, but never far beyond the budget: the buffer is spilled once it is reached
+        buf = Arrays.copyOf(buf, Math.max(Math.min(buf.length * 2, limit + need), size + need));
       }
       size = putInt(size, uri.length);
       System.arraycopy(uri, 0, buf, size, uri.length);

@@ -122,7 +122,7 @@ public final class ScannerCheck {
     private final String table;
     private final CheckAccumulator violations;
     private final Path dir;
-    private final BlockingQueue<RawCell[]> queue = new ArrayBlockingQueue<>(16);
+    private final BlockingQueue<RawCell[]> queue = new ArrayBlockingQueue<>(8);
     private volatile Throwable failure;
 
     TableReader(
