@@ -53,8 +53,13 @@ public final class CheckRunner {
     MAPREDUCE
   }
 
-  /** Tables with up to this many cells (the run's count) are compared in one process by AUTO. */
-  public static final long SCANNER_LIMIT = 2_000_000;
+  /**
+   * Tables with up to this many cells (the run's count) are compared in one process by AUTO: the
+   * scanner check's memory does not grow with the tables (its URI facts are joined in sorted runs
+   * on disk), and one process reads about 300k cells a second on two cores, faster than the job
+   * (docs/performance.md); beyond this a cluster's map tasks in parallel are worth their start.
+   */
+  public static final long SCANNER_LIMIT = 50_000_000;
 
   private final WebindexConfig cfg;
   private final Connector conn;
@@ -130,7 +135,7 @@ public final class CheckRunner {
     CheckAccumulator acc = new CheckAccumulator(samplesPerKind);
     if (m == Mode.SCANNER) {
       CheckProgress progress = CheckProgress.stderr(acc);
-      ScannerCheck.run(conn, run.table(), actualTable, skip, progress);
+      ScannerCheck.run(conn, run.table(), actualTable, skip, acc, progress);
       progress.done();
     } else {
       mapreduce(run, actualTable, skip, acc);

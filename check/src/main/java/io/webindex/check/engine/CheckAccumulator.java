@@ -32,9 +32,18 @@ public final class CheckAccumulator implements CheckListener {
     }
   }
 
+  private String lastRange;
+  private long[] lastTotals;
+
   @Override
   public void compared(String range, boolean skipped) {
-    ranges.computeIfAbsent(range, r -> new long[5])[skipped ? 4 : 0]++;
+    long[] t = lastTotals;
+    if (!range.equals(lastRange)) {
+      t = ranges.computeIfAbsent(range, r -> new long[5]);
+      lastRange = range;
+      lastTotals = t;
+    }
+    t[skipped ? 4 : 0]++;
   }
 
   @Override
@@ -53,6 +62,11 @@ public final class CheckAccumulator implements CheckListener {
             expected == null ? "" : expected.value(),
             actual == null ? "" : actual.value(),
             ""));
+  }
+
+  /** An empty accumulator with the same sample limit, for a part of a check. */
+  public CheckAccumulator part() {
+    return new CheckAccumulator(samplesPerKind);
   }
 
   @Override

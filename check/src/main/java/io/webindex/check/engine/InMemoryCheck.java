@@ -17,11 +17,17 @@ public final class InMemoryCheck {
 
   public static void run(
       Iterator<Cell> expected, Iterator<Cell> actual, Exclusions skip, CheckListener acc) {
+    runRaw(RawCells.of(expected), RawCells.of(actual), skip, acc);
+  }
+
+  /** {@link #run} on the cells' bytes. */
+  public static void runRaw(
+      Iterator<RawCell> expected, Iterator<RawCell> actual, Exclusions skip, CheckListener acc) {
     Map<String, List<UriFact>> expFacts = new HashMap<>();
     Map<String, List<UriFact>> actFacts = new HashMap<>();
     RowInvariants expRows = new RowInvariants(CheckAccumulator.EXPECTED, acc, collect(expFacts));
     RowInvariants actRows = new RowInvariants(CheckAccumulator.ACTUAL, acc, collect(actFacts));
-    TableDiff.diff(tee(expected, expRows), tee(actual, actRows), skip, acc);
+    TableDiff.diffRaw(tee(expected, expRows), tee(actual, actRows), skip, acc);
     expRows.finish();
     actRows.finish();
     check(CheckAccumulator.EXPECTED, expFacts, acc);
@@ -46,7 +52,8 @@ public final class InMemoryCheck {
         (uri, fs) -> UriFacts.check(table, uri, fs).forEach(f -> acc.violation(table, f)));
   }
 
-  private static Iterator<Cell> tee(Iterator<Cell> it, RowInvariants rows) {
+  /** The cells of {@code it}, each shown to {@code rows} as it passes. */
+  public static Iterator<RawCell> tee(Iterator<RawCell> it, RowInvariants rows) {
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
@@ -54,8 +61,8 @@ public final class InMemoryCheck {
       }
 
       @Override
-      public Cell next() {
-        Cell c = it.next();
+      public RawCell next() {
+        RawCell c = it.next();
         rows.accept(c);
         return c;
       }

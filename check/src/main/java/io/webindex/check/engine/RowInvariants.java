@@ -2,6 +2,7 @@ package io.webindex.check.engine;
 
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.QuerySchema;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
@@ -12,10 +13,13 @@ import java.util.function.Consumer;
  * {@link UriFacts}. Call {@link #finish()} after the last cell.
  */
 public final class RowInvariants {
+  private static final byte[] INLINKS = QuerySchema.FAM_INLINKS.getBytes(StandardCharsets.UTF_8);
+
   private final String table;
   private final CheckListener listener;
   private final Consumer<UriFact> facts;
 
+  private RawCell first;
   private String row;
   private QuerySchema.Row parsed;
   private long ranks;
@@ -31,13 +35,24 @@ public final class RowInvariants {
   }
 
   public void accept(Cell c) {
-    if (!c.row().equals(row)) {
+    accept(RawCell.of(c));
+  }
+
+  public void accept(RawCell raw) {
+    if (first == null || !RawCell.sameRow(raw, first)) {
       finishRow();
-      startRow(c.row());
+      first = raw;
+      startRow(raw.rowText());
     }
     if (parsed == null) {
       return;
     }
+    if (parsed instanceof QuerySchema.Row.Page && raw.familyIs(INLINKS)) {
+      // the bulk of a table: only counted, never decoded
+      inlinks++;
+      return;
+    }
+    Cell c = raw.cell();
     try {
       if (parsed instanceof QuerySchema.Row.Domain d) {
         if (c.family().equals(QuerySchema.FAM_RANK)) {
@@ -93,6 +108,7 @@ public final class RowInvariants {
 
   public void finish() {
     finishRow();
+    first = null;
     row = null;
   }
 

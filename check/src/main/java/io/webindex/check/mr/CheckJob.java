@@ -5,13 +5,13 @@ import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.Finding;
 import io.webindex.check.engine.Kind;
 import io.webindex.check.engine.RangeTotals;
+import io.webindex.check.engine.RawCell;
 import io.webindex.check.engine.RowInvariants;
 import io.webindex.check.engine.TableDiff;
 import io.webindex.check.engine.UriFact;
 import io.webindex.check.engine.UriFacts;
 import io.webindex.check.scan.ScannerCheck;
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.core.schema.Cell;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.StoreException;
 import io.webindex.store.mapreduce.Jobs;
@@ -197,7 +197,7 @@ public final class CheckJob {
       Exclusions skip = exclusions(c);
       try (ScannerCheck.Scan expected = ScannerCheck.cells(conn, c.get(EXPECTED), range);
           ScannerCheck.Scan actual = ScannerCheck.cells(conn, c.get(ACTUAL), range)) {
-        TableDiff.diff(tee(expected, exp, context, n), tee(actual, act, context, n), skip, acc);
+        TableDiff.diffRaw(tee(expected, exp, context, n), tee(actual, act, context, n), skip, acc);
       }
       exp.finish();
       act.finish();
@@ -233,8 +233,8 @@ public final class CheckJob {
       }
     }
 
-    private static Iterator<Cell> tee(
-        Iterator<Cell> it, RowInvariants rows, Context context, long[] n) {
+    private static Iterator<RawCell> tee(
+        Iterator<RawCell> it, RowInvariants rows, Context context, long[] n) {
       return new Iterator<>() {
         @Override
         public boolean hasNext() {
@@ -242,8 +242,8 @@ public final class CheckJob {
         }
 
         @Override
-        public Cell next() {
-          Cell cell = it.next();
+        public RawCell next() {
+          RawCell cell = it.next();
           rows.accept(cell);
           if (++n[0] % 100_000 == 0) {
             context.progress();

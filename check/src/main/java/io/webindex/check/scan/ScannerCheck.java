@@ -1,30 +1,216 @@
 package io.webindex.check.scan;
 
+import io.webindex.check.engine.CheckAccumulator;
 import io.webindex.check.engine.CheckListener;
 import io.webindex.check.engine.Exclusions;
-import io.webindex.check.engine.InMemoryCheck;
-import io.webindex.core.schema.Cell;
-import io.webindex.store.Cells;
+import io.webindex.check.engine.RawCell;
+import io.webindex.check.engine.RowInvariants;
+import io.webindex.check.engine.TableDiff;
 import io.webindex.store.StoreException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.data.ByteSequence;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The consistency check in one process: one scanner per table, merged in key order. */
+/**
+ * The consistency check in one process: one scanner per table, merged in key order on the cells'
+ * bytes. The facts about each URI are joined in bounded memory ({@link FactJoin}, sorted runs in a
+ * temporary directory), so memory does not grow with the tables.
+ */
 public final class ScannerCheck {
+  private static final Logger log = LoggerFactory.getLogger(ScannerCheck.class);
+
   private ScannerCheck() {}
 
+  /**
+   * Compares the two tables: the differences go to {@code listener} as the merge finds them; each
+   * table's invariant violations are collected apart (each table is read, and its invariants
+   * checked, in a thread of its own) and added to {@code acc} after them, those of the expected
+   * table first. {@code listener} passes what it receives on to {@code acc}.
+   */
   public static void run(
-      Connector conn, String expected, String actual, Exclusions skip, CheckListener acc) {
-    try (Scan e = cells(conn, expected, new Range());
-        Scan a = cells(conn, actual, new Range())) {
-      InMemoryCheck.run(e, a, skip, acc);
+      Connector conn,
+      String expected,
+      String actual,
+      Exclusions skip,
+      CheckAccumulator acc,
+      CheckListener listener) {
+    Path tmp;
+    try {
+      tmp = Files.createTempDirectory("webindex-check-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary directory for the check", e);
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "webindex-check-table");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      TableReader exp = new TableReader(conn, expected, CheckAccumulator.EXPECTED, acc.part(), tmp);
+      TableReader act = new TableReader(conn, actual, CheckAccumulator.ACTUAL, acc.part(), tmp);
+      Future<?> fe = pool.submit(exp);
+      Future<?> fa = pool.submit(act);
+      TableDiff.diffRaw(exp.cells(), act.cells(), skip, listener);
+      get(fe);
+      get(fa);
+      acc.merge(exp.violations);
+      acc.merge(act.violations);
+    } finally {
+      pool.shutdownNow();
+      try {
+        pool.awaitTermination(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      deleteRecursively(tmp);
+    }
+  }
+
+  private static void get(Future<?> f) {
+    try {
+      f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof RuntimeException r) {
+        throw r;
+      }
+      if (c instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(c);
+    }
+  }
+
+  /**
+   * Reads one table in a thread of its own: checks its row invariants, collects its URI facts and,
+   * at the end, joins them; hands the cells on in batches to the merge ({@link #cells()}).
+   */
+  private static final class TableReader implements Runnable {
+    private static final RawCell[] END = new RawCell[0];
+    private static final int BATCH = 1024;
+
+    private final Connector conn;
+    private final String tableName;
+    private final String table;
+    private final CheckAccumulator violations;
+    private final Path dir;
+    private final BlockingQueue<RawCell[]> queue = new ArrayBlockingQueue<>(8);
+    private volatile Throwable failure;
+
+    TableReader(
+        Connector conn, String tableName, String table, CheckAccumulator violations, Path tmp) {
+      this.conn = conn;
+      this.tableName = tableName;
+      this.table = table;
+      this.violations = violations;
+      this.dir = tmp.resolve(table);
+    }
+
+    @Override
+    public void run() {
+      try (FactJoin facts = new FactJoin(table, dir)) {
+        RowInvariants rows = new RowInvariants(table, violations, facts);
+        try (Scan s = ScannerCheck.cells(conn, tableName, new Range())) {
+          RawCell[] batch = new RawCell[BATCH];
+          int n = 0;
+          while (s.hasNext()) {
+            RawCell c = s.next();
+            rows.accept(c);
+            batch[n++] = c;
+            if (n == BATCH) {
+              queue.put(batch);
+              batch = new RawCell[BATCH];
+              n = 0;
+            }
+          }
+          if (n > 0) {
+            queue.put(java.util.Arrays.copyOf(batch, n));
+          }
+        }
+        queue.put(END);
+        rows.finish();
+        facts.check(violations);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException | Error e) {
+        failure = e;
+        queue.clear(); // the merge stops at the failure: room for the end mark
+        queue.offer(END);
+        throw e;
+      }
+    }
+
+    /** The table's cells, in key order, as the reader hands them on. */
+    Iterator<RawCell> cells() {
+      return new Iterator<>() {
+        private RawCell[] batch = new RawCell[0];
+        private int i;
+
+        @Override
+        public boolean hasNext() {
+          while (batch != END && i == batch.length) {
+            try {
+              batch = queue.take();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IllegalStateException("interrupted", e);
+            }
+            i = 0;
+          }
+          Throwable f = failure;
+          if (f instanceof RuntimeException r) {
+            throw r; // as the scanner threw it (e.g. StoreException: no such table)
+          }
+          if (f instanceof Error err) {
+            throw err;
+          }
+          return batch != END;
+        }
+
+        @Override
+        public RawCell next() {
+          if (!hasNext()) {
+            throw new java.util.NoSuchElementException();
+          }
+          return batch[i++];
+        }
+      };
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      log.warn("could not delete the check's temporary directory {}: {}", dir, e.toString());
     }
   }
 
@@ -39,6 +225,7 @@ public final class ScannerCheck {
     try {
       s.setRange(range);
       s.setBatchSize(10_000);
+      s.setReadaheadThreshold(1);
       return new Scan(s, s.iterator());
     } catch (RuntimeException e) {
       s.close();
@@ -47,7 +234,7 @@ public final class ScannerCheck {
   }
 
   /** The cells one scanner reads; {@link #close()} releases the scanner. */
-  public static final class Scan implements Iterator<Cell>, AutoCloseable {
+  public static final class Scan implements Iterator<RawCell>, AutoCloseable {
     private final Scanner scanner;
     private final Iterator<Map.Entry<Key, Value>> it;
 
@@ -62,14 +249,26 @@ public final class ScannerCheck {
     }
 
     @Override
-    public Cell next() {
+    public RawCell next() {
       Map.Entry<Key, Value> e = it.next();
-      return Cells.fromEntry(e.getKey(), e.getValue());
+      Key k = e.getKey();
+      return new RawCell(
+          bytes(k.getRowData()),
+          bytes(k.getColumnFamilyData()),
+          bytes(k.getColumnQualifierData()),
+          e.getValue().get());
     }
 
     @Override
     public void close() {
       scanner.close();
+    }
+
+    private static byte[] bytes(ByteSequence b) {
+      if (b.isBackedByArray() && b.offset() == 0 && b.length() == b.getBackingArray().length) {
+        return b.getBackingArray(); // the key's own array, not copied
+      }
+      return b.toArray();
     }
   }
 }
