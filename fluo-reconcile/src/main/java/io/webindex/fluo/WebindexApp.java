@@ -10,7 +10,19 @@ import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.client.rfile.RFile;
+import org.apache.accumulo.core.conf.Property;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
 import org.apache.fluo.api.client.FluoAdmin;
 import org.apache.fluo.api.client.FluoClient;
 import org.apache.fluo.api.client.FluoFactory;
@@ -19,6 +31,7 @@ import org.apache.fluo.api.client.Transaction;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.fluo.core.client.FluoAdminImpl;
+import org.apache.fluo.recipes.accumulo.ops.TableOperations;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.apache.fluo.recipes.core.export.ExportQueue;
 import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
@@ -27,6 +40,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.Text;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -253,6 +267,7 @@ public final class WebindexApp {
       throw new StoreException(
           "cannot initialise Fluo application " + app + ": " + e.getMessage(), e);
     }
+    optimizeTable(conn, fc, fs, seedFiles);
     Path copy = new Path(new Path(run.workDir()), "fluo-import-" + app + "-" + epoch);
     if (fs.exists(copy)) {
       fs.delete(copy, true);
@@ -285,6 +300,57 @@ public final class WebindexApp {
         run.table(),
         epoch);
     return fc;
+  }
+
+  /**
+   * Prepares the application's new, still empty table before the seed is imported: splits it at the
+   * bucket groups of its combine and export queues (the optimizations the recipes register, applied
+   * by fluo-recipes' {@code TableOperations.optimizeTable}) and where each seed file begins (the
+   * batch run writes one file per row range of the seed), and has it write its files with snappy
+   * instead of gzip. With one tablet every write, lock check and compaction of a load goes through
+   * one in-memory map and one ever larger set of files; gzip (de)compression of the files the
+   * load's compactions and lock checks read and write took about a sixth of the tablet server's
+   * time (docs/performance.md).
+   */
+  static void optimizeTable(
+      Connector conn, FluoConfiguration fc, FileSystem fs, FileStatus[] seedFiles)
+      throws IOException {
+    try {
+      TableOperations.optimizeTable(fc);
+    } catch (Exception e) {
+      throw new StoreException(
+          "cannot split the Fluo table " + fc.getAccumuloTable() + ": " + e.getMessage(), e);
+    }
+    SortedSet<Text> splits = new TreeSet<>();
+    for (FileStatus st : seedFiles) {
+      Scanner first = RFile.newScanner().from(st.getPath().toString()).withFileSystem(fs).build();
+      try {
+        Iterator<Map.Entry<Key, Value>> it = first.iterator();
+        if (it.hasNext()) {
+          splits.add(it.next().getKey().getRow());
+        }
+      } finally {
+        first.close();
+      }
+    }
+    if (!splits.isEmpty()) {
+      splits.remove(splits.first()); // the table's first tablet starts there anyway
+    }
+    try {
+      conn.tableOperations()
+          .setProperty(
+              fc.getAccumuloTable(), Property.TABLE_FILE_COMPRESSION_TYPE.getKey(), "snappy");
+      if (!splits.isEmpty()) {
+        conn.tableOperations().addSplits(fc.getAccumuloTable(), splits);
+      }
+      log.info(
+          "Fluo table {} split into {} tablets",
+          fc.getAccumuloTable(),
+          conn.tableOperations().listSplits(fc.getAccumuloTable()).size() + 1);
+    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+      throw new StoreException(
+          "cannot split the Fluo table " + fc.getAccumuloTable() + ": " + e.getMessage(), e);
+    }
   }
 
   /**

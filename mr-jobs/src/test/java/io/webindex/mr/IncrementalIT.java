@@ -28,6 +28,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.rfile.RFile;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
 import org.apache.fluo.api.client.FluoClient;
 import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.client.Snapshot;
@@ -35,6 +39,7 @@ import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -174,6 +179,56 @@ class IncrementalIT extends AccumuloITBase {
     }
   }
 
+  /**
+   * The application's table was split before the seed came in: where each seed file but the first
+   * begins, and inside the rows of each queue (um data and updates, dm, eq); it writes snappy
+   * files.
+   */
+  static void assertOptimized(String fluoTable, RunRecord run) throws Exception {
+    Set<String> splits = new HashSet<>();
+    for (Text t : connector().tableOperations().listSplits(fluoTable)) {
+      splits.add(t.toString());
+    }
+    org.apache.hadoop.fs.Path seed = new org.apache.hadoop.fs.Path(run.seedDir());
+    org.apache.hadoop.fs.FileSystem fs = seed.getFileSystem(new Configuration());
+    List<String> starts = new java.util.ArrayList<>();
+    for (org.apache.hadoop.fs.FileStatus st : fs.listStatus(seed)) {
+      if (st.getPath().getName().endsWith(".rf")) {
+        Scanner sc = RFile.newScanner().from(st.getPath().toString()).withFileSystem(fs).build();
+        try {
+          for (Map.Entry<Key, Value> e : sc) {
+            starts.add(e.getKey().getRow().toString());
+            break;
+          }
+        } finally {
+          sc.close();
+        }
+      }
+    }
+    java.util.Collections.sort(starts);
+    for (String start : starts.subList(1, starts.size())) {
+      assertTrue(splits.contains(start), "no split where a seed file begins: " + start);
+    }
+    for (String queueRows : List.of("um:d:", "um:u:", "dm:d:", "dm:u:", "eq:")) {
+      assertTrue(
+          splits.stream().anyMatch(sp -> sp.startsWith(queueRows)),
+          "no split in the rows " + queueRows + "*: " + new java.util.TreeSet<>(splits));
+    }
+    assertEquals(
+        "snappy",
+        propertyOf(fluoTable, "table.file.compress.type"),
+        "the Fluo table's compression");
+  }
+
+  static String propertyOf(String table, String key) throws Exception {
+    for (Map.Entry<String, String> e : connector().tableOperations().getProperties(table)) {
+      if (e.getKey().equals(key)) {
+        return e.getValue();
+      }
+    }
+    return null;
+  }
+
   @Test
   void fluoEqualsReferenceAndRecomputeAfterEveryBatch() throws Exception {
     RandomWeb web = new RandomWeb(4242, 400);
@@ -186,6 +241,7 @@ class IncrementalIT extends AccumuloITBase {
       assertSameDump(DumpFormat.lines(reference(0).cells()), dump(base.table()), "seeded table");
       DumpDiff.assertSameLines(oracle(0).dump(), dump(base.table()), "seeded table vs oracle");
       assertEquals(seedState(base), fluoState(client), "the seeded Fluo table is the seed");
+      assertOptimized(fc.getAccumuloTable(), base);
       for (long b = 1; b <= 3; b++) {
         BatchApplier.Result r =
             new BatchApplier(client, cfg, new Configuration(), null).applyPending(b);
