@@ -102,10 +102,11 @@ final class BenchCommand implements Command {
         Every stage needs the recompute of batch 0, so it always runs. After load and
         latency, a recompute of every batch and the check of the Fluo-maintained table
         against it run once; its verdict is reported with each of them. Prints a table
-        of the figures (throughput, time, peak heap and peak RSS of this JVM, peak RSS of
-        every process the embedded instance started, input size, machine) and writes it
-        to DIR/bench.json. Exits 0 unless a stage failed (never because of slowness; an
-        inconsistent check after load or latency, or a sample never visible, is a failure).
+        of the figures (throughput, time, peak heap of this JVM in use and right after a
+        GC, its peak RSS, the peak RSS of every process the embedded instance started,
+        input size, machine) and writes it to DIR/bench.json. Exits 0 unless a stage
+        failed (never because of slowness; an inconsistent check after load or latency,
+        or a sample never visible, is a failure).
 
         options:
           --pages N        pages of the initial crawl (default 100000)

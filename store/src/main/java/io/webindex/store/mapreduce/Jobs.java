@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 
 /**
@@ -69,6 +70,11 @@ public final class Jobs {
     FileSystem fs = errorsDir.getFileSystem(job.getConfiguration());
     Path dir = fs.makeQualified(errorsDir);
     job.getConfiguration().set(TASK_ERRORS_DIR, dir.toString());
+    job.getConfiguration()
+        .setClass(
+            MRConfig.SHUFFLE_CONSUMER_PLUGIN,
+            GuardedShuffle.class,
+            org.apache.hadoop.mapred.ShuffleConsumerPlugin.class);
     JobSecrets.scrub(job.getConfiguration());
     beforeSubmit.accept(job);
     job.submit();
@@ -82,6 +88,17 @@ public final class Jobs {
    * Why a job failed: the exception a failed task attempt recorded (the earliest), else the
    * framework's failure info or a task's first diagnostic line, else a pointer to the logs.
    */
+  /** What to change when a task's exception says what it ran out of. */
+  static String hint(String taskError) {
+    if (taskError.contains("OutOfMemoryError")) {
+      return ". The task ran out of heap: give tasks more (mapreduce.map.java.opts,"
+          + " mapreduce.reduce.java.opts; on the local job runner the command's own heap,"
+          + " WEBINDEX_JAVA_OPTS=-Xmx…) or let them hold less in memory"
+          + " (mapreduce.task.io.sort.mb, mapreduce.reduce.shuffle.input.buffer.percent)";
+    }
+    return "";
+  }
+
   static String failure(Job job, FileSystem fs, Path errorsDir) {
     List<FileStatus> recorded = new ArrayList<>();
     try {
@@ -106,7 +123,8 @@ public final class Jobs {
             + first.getPath().getName()
             + ": "
             + text
-            + (recorded.size() > 1 ? " (" + (recorded.size() - 1) + " more attempts failed)" : "");
+            + (recorded.size() > 1 ? " (" + (recorded.size() - 1) + " more attempts failed)" : "")
+            + hint(text);
       }
     } catch (IOException e) {
       // fall back to what the framework knows

@@ -74,18 +74,24 @@ public final class TaskGuard {
 
   /** Writes {@code <task errors dir>/<attempt id>}; best effort, never throws. */
   static void record(TaskAttemptContext context, Throwable t) {
-    String dir = context.getConfiguration().get(Jobs.TASK_ERRORS_DIR);
+    record(context.getConfiguration(), context.getTaskAttemptID(), t);
+  }
+
+  /** As {@link #record(TaskAttemptContext, Throwable)}, for a task's configuration and id. */
+  static void record(
+      Configuration conf, org.apache.hadoop.mapreduce.TaskAttemptID attempt, Throwable t) {
+    String dir = conf.get(Jobs.TASK_ERRORS_DIR);
     if (dir == null || dir.isEmpty()) {
       return;
     }
-    Path file = new Path(dir, context.getTaskAttemptID().toString());
+    Path file = new Path(dir, attempt.toString());
     try {
-      FileSystem fs = file.getFileSystem(context.getConfiguration());
+      FileSystem fs = file.getFileSystem(conf);
       try (OutputStream out = fs.create(file, true)) {
         out.write(describe(t).getBytes(StandardCharsets.UTF_8));
       }
     } catch (IOException | RuntimeException e) {
-      log.warn("could not record the failure of {} in {}: {}", context.getTaskAttemptID(), dir, e);
+      log.warn("could not record the failure of {} in {}: {}", attempt, dir, e);
     }
   }
 

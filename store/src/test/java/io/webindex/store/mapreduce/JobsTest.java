@@ -52,6 +52,33 @@ class JobsTest {
     assertEquals("task attempt_local1_0001_m_000003_0: root cause (1 more attempts failed)", why);
   }
 
+  @Test
+  void aTaskOutOfMemoryIsToldWhichSettingsToChange() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("oom-errors"));
+    Files.writeString(
+        dir.resolve("attempt_local1_0002_r_000000_0"),
+        "org.apache.hadoop.mapreduce.task.reduce.Shuffle$ShuffleError: error in shuffle in"
+            + " localfetcher#19 <- caused by java.lang.OutOfMemoryError: Java heap space");
+    Configuration conf = new Configuration();
+    String why =
+        Jobs.failure(
+            Job.getInstance(conf),
+            FileSystem.getLocal(conf),
+            new org.apache.hadoop.fs.Path(dir.toUri()));
+    assertTrue(why.startsWith("task attempt_local1_0002_r_000000_0: "), why);
+    assertTrue(why.contains("java.lang.OutOfMemoryError: Java heap space"), why);
+    for (String setting :
+        new String[] {
+          "mapreduce.reduce.java.opts",
+          "WEBINDEX_JAVA_OPTS",
+          "mapreduce.reduce.shuffle.input.buffer.percent",
+          "mapreduce.task.io.sort.mb"
+        }) {
+      assertTrue(why.contains(setting), why);
+    }
+    assertEquals("", Jobs.hint("java.io.IOException: disk gone"));
+  }
+
   /** Runs an empty task body as attempt {@code attempt} of task {@code task} of {@code type}. */
   static void runAttempt(String fault, String stage, TaskType type, int task, int attempt)
       throws Exception {
