@@ -43,12 +43,7 @@ class JobsTest {
     Files.writeString(dir.resolve(".attempt_local1_0001_m_000003_0.crc"), "checksum");
     Files.setLastModifiedTime(early, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
     Files.setLastModifiedTime(late, FileTime.from(Instant.parse("2026-01-01T00:00:05Z")));
-    Configuration conf = new Configuration();
-    String why =
-        Jobs.failure(
-            Job.getInstance(conf),
-            FileSystem.getLocal(conf),
-            new org.apache.hadoop.fs.Path(dir.toUri()));
+    String why = failureRecordedIn(dir);
     assertEquals("task attempt_local1_0001_m_000003_0: root cause (1 more attempts failed)", why);
   }
 
@@ -59,12 +54,7 @@ class JobsTest {
         dir.resolve("attempt_local1_0002_r_000000_0"),
         "org.apache.hadoop.mapreduce.task.reduce.Shuffle$ShuffleError: error in shuffle in"
             + " localfetcher#19 <- caused by java.lang.OutOfMemoryError: Java heap space");
-    Configuration conf = new Configuration();
-    String why =
-        Jobs.failure(
-            Job.getInstance(conf),
-            FileSystem.getLocal(conf),
-            new org.apache.hadoop.fs.Path(dir.toUri()));
+    String why = failureRecordedIn(dir);
     assertTrue(why.startsWith("task attempt_local1_0002_r_000000_0: "), why);
     assertTrue(why.contains("java.lang.OutOfMemoryError: Java heap space"), why);
     for (String setting :
@@ -77,6 +67,15 @@ class JobsTest {
       assertTrue(why.contains(setting), why);
     }
     assertEquals("", Jobs.hint("java.io.IOException: disk gone"));
+  }
+
+  /** What {@link Jobs#failure} says of a job whose task attempts recorded into {@code dir}. */
+  private static String failureRecordedIn(Path dir) throws IOException {
+    Configuration conf = new Configuration();
+    return Jobs.failure(
+        Job.getInstance(conf),
+        FileSystem.getLocal(conf),
+        new org.apache.hadoop.fs.Path(dir.toUri()));
   }
 
   /** Runs an empty task body as attempt {@code attempt} of task {@code task} of {@code type}. */
