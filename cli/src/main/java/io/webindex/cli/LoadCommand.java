@@ -32,8 +32,9 @@ final class LoadCommand implements Command {
                                  [--json]
 
         Applies the batches of the raw page store newer than the application's resume point, in
-        order, one Fluo transaction per page version (latest crawl wins inside Fluo), and records
-        each batch once it is fully loaded; a restart resumes at the first batch not recorded.
+        order, up to 16 page versions of distinct URIs per Fluo transaction (latest crawl wins
+        inside Fluo), and records each batch once it is fully loaded; a restart resumes at the
+        first batch not recorded.
         Prints progress and throughput to stderr and a summary to stdout.
 
           --conf FILE        webindex configuration (default: conf/webindex.properties, else the

@@ -27,10 +27,11 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Applies the raw-page batches newer than the recorded resume point, in order, one Fluo transaction
- * per page version; after a batch is fully loaded it records that batch as applied. A restart
- * resumes at the first batch not recorded; re-applying part of a batch is harmless (versions that
- * do not supersede the stored one change nothing), so nothing is lost or counted twice.
+ * Applies the raw-page batches newer than the recorded resume point, in order, a few page versions
+ * of distinct URIs per Fluo transaction ({@link #PAGES_PER_TRANSACTION}); after a batch is fully
+ * loaded it records that batch as applied. A restart resumes at the first batch not recorded;
+ * re-applying part of a batch is harmless (versions that do not supersede the stored one change
+ * nothing), so nothing is lost or counted twice.
  */
 public final class BatchApplier {
   /** What one call applied. */
@@ -103,6 +104,7 @@ public final class BatchApplier {
       long[] lastReport = {batchStart};
       try (LoaderExecutor loader = client.newLoaderExecutor()) {
         long already = submitted;
+        Group group = new Group(loader, uris, exports, stats);
         store.read(
             b,
             cfg.readLimits(),
@@ -115,7 +117,7 @@ public final class BatchApplier {
                   return;
                 }
                 throttle(batchStart, count[0]);
-                loader.execute(new PageLoader(page, uris, exports, stats));
+                group.add(page);
                 count[0]++;
                 long now = System.nanoTime();
                 if (now - lastReport[0] > 5_000_000_000L) {
@@ -129,6 +131,7 @@ public final class BatchApplier {
                 rejects.add(reject);
               }
             });
+        group.submit();
       }
       rejects.write(b.seq());
       submitted += count[0];
@@ -149,6 +152,53 @@ public final class BatchApplier {
         stats.stale.sum(),
         read.get(ReadCounter.REJECTED),
         Duration.ofNanos(System.nanoTime() - t0));
+  }
+
+  /**
+   * Page versions per Fluo transaction. A transaction's fixed cost (its timestamps, locking and
+   * committing its primary cell: round trips to the tablet servers) is shared by the group, and the
+   * URI deltas of the group's links are summed per URI, so a URI many of them link to is one {@code
+   * um:} queue entry instead of one per page; a larger group loses more work to a collision (two
+   * transactions writing one page row) and waits longer for its slowest page (docs/fluo.md).
+   */
+  static final int PAGES_PER_TRANSACTION = 16;
+
+  /** The versions read so far that go into the next transaction: distinct URIs. */
+  private static final class Group {
+    private final LoaderExecutor loader;
+    private final CombineQueue<String, UriState.Delta> uris;
+    private final ExportQueue<String, IndexExport> exports;
+    private final PageLoader.Stats stats;
+    private final List<Page> pages = new java.util.ArrayList<>(PAGES_PER_TRANSACTION);
+    private final java.util.Set<String> keys = new java.util.HashSet<>();
+
+    Group(
+        LoaderExecutor loader,
+        CombineQueue<String, UriState.Delta> uris,
+        ExportQueue<String, IndexExport> exports,
+        PageLoader.Stats stats) {
+      this.loader = loader;
+      this.uris = uris;
+      this.exports = exports;
+      this.stats = stats;
+    }
+
+    /** Adds a version; a second version of a URI goes into the next transaction. */
+    void add(Page page) {
+      if (pages.size() >= PAGES_PER_TRANSACTION || keys.contains(page.key())) {
+        submit();
+      }
+      pages.add(page);
+      keys.add(page.key());
+    }
+
+    void submit() {
+      if (!pages.isEmpty()) {
+        loader.execute(new PageLoader(pages, uris, exports, stats));
+        pages.clear();
+        keys.clear();
+      }
+    }
   }
 
   /**

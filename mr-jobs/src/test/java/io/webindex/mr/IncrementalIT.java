@@ -248,6 +248,8 @@ class IncrementalIT extends AccumuloITBase {
         mini.waitForObservers();
         assertEquals(b, r.appliedAfter());
         assertTrue(r.pages() > 0);
+        // several versions a transaction, retried on collisions: each version counted once
+        assertEquals(r.pages(), r.applied() + r.stale(), "applied + stale after batch " + b);
         List<String> expected = DumpFormat.lines(reference(b).cells());
         assertSameDump(
             expected, dump(base.table()), "Fluo-maintained table vs reference after batch " + b);

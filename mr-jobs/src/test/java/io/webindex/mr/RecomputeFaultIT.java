@@ -168,7 +168,7 @@ class RecomputeFaultIT extends AccumuloITBase {
   }
 
   @ParameterizedTest(name = "a fault in {0}")
-  @ValueSource(strings = {"latest", "uris", "uris_shuffle", "write", "import"})
+  @ValueSource(strings = {"latest", "latest_sort", "uris", "uris_shuffle", "write", "import"})
   void aFailedRunTouchesNothingElseIsRecordedWithItsCauseAndARerunSucceeds(String stage)
       throws Exception {
     servedBaseline();

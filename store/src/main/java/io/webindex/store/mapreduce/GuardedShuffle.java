@@ -29,18 +29,13 @@ public class GuardedShuffle<K, V> extends Shuffle<K, V> {
   @Override
   public RawKeyValueIterator run() throws IOException, InterruptedException {
     try {
-      String fault = context.getJobConf().get(Jobs.TEST_FAULT);
-      if (fault != null
-          && fault.equals(context.getJobConf().get(Jobs.STAGE) + SHUFFLE_FAULT)
-          && context.getReduceId().getTaskType() == TaskType.REDUCE
-          && context.getReduceId().getTaskID().getId() == 0) {
-        throw new IOException(
-            "injected fault ("
-                + Jobs.TEST_FAULT
-                + "="
-                + fault
-                + ", a test setting): the shuffle"
-                + " of reduce task 0 fails");
+      if (context.getReduceId().getTaskType() == TaskType.REDUCE) {
+        IOException fault =
+            TaskGuard.pluginFault(
+                context.getJobConf(), context.getReduceId(), SHUFFLE_FAULT, "the shuffle");
+        if (fault != null) {
+          throw fault;
+        }
       }
       return super.run();
     } catch (IOException | InterruptedException | RuntimeException | Error e) {

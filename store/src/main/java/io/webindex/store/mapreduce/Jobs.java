@@ -75,6 +75,11 @@ public final class Jobs {
             MRConfig.SHUFFLE_CONSUMER_PLUGIN,
             GuardedShuffle.class,
             org.apache.hadoop.mapred.ShuffleConsumerPlugin.class);
+    job.getConfiguration()
+        .setClass(
+            org.apache.hadoop.mapreduce.MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR,
+            GuardedCollector.class,
+            org.apache.hadoop.mapred.MapOutputCollector.class);
     JobSecrets.scrub(job.getConfiguration());
     beforeSubmit.accept(job);
     job.submit();

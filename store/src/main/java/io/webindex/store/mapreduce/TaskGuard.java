@@ -72,6 +72,35 @@ public final class TaskGuard {
     }
   }
 
+  /**
+   * The test-only fault of a framework plug-in ({@link GuardedShuffle}, {@link GuardedCollector}):
+   * with {@code webindex.mr.test.fault=<stage><suffix>}, task 0 of that stage fails there.
+   *
+   * @return the exception to throw, or null
+   */
+  static IOException pluginFault(
+      Configuration conf,
+      org.apache.hadoop.mapreduce.TaskAttemptID id,
+      String suffix,
+      String where) {
+    String fault = conf.get(Jobs.TEST_FAULT);
+    if (fault == null
+        || !fault.equals(conf.get(Jobs.STAGE) + suffix)
+        || id.getTaskID().getId() != 0) {
+      return null;
+    }
+    return new IOException(
+        "injected fault ("
+            + Jobs.TEST_FAULT
+            + "="
+            + fault
+            + ", a test setting): "
+            + where
+            + " of "
+            + (id.getTaskType() == TaskType.MAP ? "map" : "reduce")
+            + " task 0 fails");
+  }
+
   /** Writes {@code <task errors dir>/<attempt id>}; best effort, never throws. */
   static void record(TaskAttemptContext context, Throwable t) {
     record(context.getConfiguration(), context.getTaskAttemptID(), t);
