@@ -289,7 +289,6 @@ public final class RecomputeTool extends Configured implements Tool {
               sortInputs,
               sortedOut,
               querySplits,
-              List.of(),
               cfg.fluoBuckets(),
               cfg.recomputeCompression());
       runJob(sort, "write", counters, runDir);

@@ -35,12 +35,12 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
  * {@code t:} and {@code d:} rows, the Fluo {@code um:}/{@code dm:} seed and the loader's resume
  * point; a few per URI — sums the partial counts (domain page counts), and writes sorted RFiles —
  * query cells with {@link AccumuloFileOutputFormat}, Fluo seed entries through {@link
- * FluoKeyValueGenerator}. The partitioner sends each table's key range to its own reducers along
- * the split points the fresh table is created with, so each RFile falls in one tablet.
+ * FluoKeyValueGenerator}. The partitioner sends the query cells to their own reducers along the
+ * split points the fresh table is created with, so each RFile falls in one tablet, and the Fluo
+ * seed entries (a few per domain and URI; job 2 wrote the {@code p:} rows) to one reducer.
  */
 public final class SortJob {
   static final String QUERY_SPLITS = "webindex.mr.splits.query";
-  static final String FLUO_SPLITS = "webindex.mr.splits.fluo";
   static final String OUT_QUERY = "query";
   static final String OUT_FLUO = "fluo";
 
@@ -51,7 +51,6 @@ public final class SortJob {
       List<Path> inputs,
       Path out,
       List<byte[]> querySplits,
-      List<byte[]> fluoSplits,
       int fluoBuckets,
       String compression)
       throws IOException {
@@ -59,7 +58,6 @@ public final class SortJob {
     Configuration c = job.getConfiguration();
     c.set(Jobs.STAGE, "write");
     c.set(QUERY_SPLITS, encode(querySplits));
-    c.set(FLUO_SPLITS, encode(fluoSplits));
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
     job.setJarByClass(SortJob.class);
@@ -74,7 +72,7 @@ public final class SortJob {
     job.setCombinerClass(SumCombiner.class);
     job.setPartitionerClass(TablePartitioner.class);
     job.setReducerClass(WriteReducer.class);
-    job.setNumReduceTasks(querySplits.size() + 1 + fluoSplits.size() + 1);
+    job.setNumReduceTasks(querySplits.size() + 2);
     job.setOutputKeyClass(Key.class);
     job.setOutputValueClass(Value.class);
     LazyOutputFormat.setOutputFormatClass(job, AccumuloFileOutputFormat.class);
@@ -127,18 +125,18 @@ public final class SortJob {
     }
   }
 
-  /** Query cells to reducers [0, q]; Fluo entries to reducers (q, q + f + 1], by split points. */
+  /**
+   * Query cells to reducers [0, q] by the table's q split points; Fluo entries to reducer q + 1.
+   */
   public static final class TablePartitioner extends Partitioner<CellKey, CellValue>
       implements Configurable {
     private Configuration conf;
     private byte[][] query;
-    private byte[][] fluo;
 
     @Override
     public void setConf(Configuration c) {
       conf = c;
       query = decode(c.get(QUERY_SPLITS)).toArray(new byte[0][]);
-      fluo = decode(c.get(FLUO_SPLITS)).toArray(new byte[0][]);
     }
 
     @Override
@@ -151,7 +149,7 @@ public final class SortJob {
       if (key.table() == CellKey.QUERY) {
         return tablet(query, key.row());
       }
-      return query.length + 1 + tablet(fluo, key.row());
+      return query.length + 1;
     }
 
     /** Accumulo tablets hold rows in (previous split, split]. */
