@@ -56,6 +56,25 @@ public final class ScannerCheck {
       Exclusions skip,
       CheckAccumulator acc,
       CheckListener listener) {
+    run(
+        () -> cells(conn, expected, new Range()),
+        () -> cells(conn, actual, new Range()),
+        skip,
+        acc,
+        listener);
+  }
+
+  /**
+   * The comparison of {@link #run(Connector, String, String, Exclusions, CheckAccumulator,
+   * CheckListener)} over two sources of cells in key order (a scanner, or a table's files read in
+   * this process: {@link FileCheck}).
+   */
+  static void run(
+      Source expected,
+      Source actual,
+      Exclusions skip,
+      CheckAccumulator acc,
+      CheckListener listener) {
     Path tmp;
     try {
       tmp = Files.createTempDirectory("webindex-check-");
@@ -71,8 +90,8 @@ public final class ScannerCheck {
               return t;
             });
     try {
-      TableReader exp = new TableReader(conn, expected, CheckAccumulator.EXPECTED, acc.part(), tmp);
-      TableReader act = new TableReader(conn, actual, CheckAccumulator.ACTUAL, acc.part(), tmp);
+      TableReader exp = new TableReader(expected, CheckAccumulator.EXPECTED, acc.part(), tmp);
+      TableReader act = new TableReader(actual, CheckAccumulator.ACTUAL, acc.part(), tmp);
       Future<?> fe = pool.submit(exp);
       Future<?> fa = pool.submit(act);
       TableDiff.diffRaw(exp.cells(), act.cells(), skip, listener);
@@ -117,18 +136,15 @@ public final class ScannerCheck {
     private static final RawCell[] END = new RawCell[0];
     private static final int BATCH = 1024;
 
-    private final Connector conn;
-    private final String tableName;
+    private final Source source;
     private final String table;
     private final CheckAccumulator violations;
     private final Path dir;
     private final BlockingQueue<RawCell[]> queue = new ArrayBlockingQueue<>(8);
     private volatile Throwable failure;
 
-    TableReader(
-        Connector conn, String tableName, String table, CheckAccumulator violations, Path tmp) {
-      this.conn = conn;
-      this.tableName = tableName;
+    TableReader(Source source, String table, CheckAccumulator violations, Path tmp) {
+      this.source = source;
       this.table = table;
       this.violations = violations;
       this.dir = tmp.resolve(table);
@@ -138,7 +154,7 @@ public final class ScannerCheck {
     public void run() {
       try (FactJoin facts = new FactJoin(table, dir)) {
         RowInvariants rows = new RowInvariants(table, violations, facts);
-        try (Scan s = ScannerCheck.cells(conn, tableName, new Range())) {
+        try (Cells s = source.open()) {
           RawCell[] batch = new RawCell[BATCH];
           int n = 0;
           while (s.hasNext()) {
@@ -233,8 +249,19 @@ public final class ScannerCheck {
     }
   }
 
+  /** One table's cells in key order, opened in the thread that reads them. */
+  interface Source {
+    Cells open();
+  }
+
+  /** Cells in key order; {@link #close()} releases what reads them. */
+  interface Cells extends Iterator<RawCell>, AutoCloseable {
+    @Override
+    void close();
+  }
+
   /** The cells one scanner reads; {@link #close()} releases the scanner. */
-  public static final class Scan implements Iterator<RawCell>, AutoCloseable {
+  public static final class Scan implements Cells {
     private final Scanner scanner;
     private final Iterator<Map.Entry<Key, Value>> it;
 
@@ -250,25 +277,29 @@ public final class ScannerCheck {
 
     @Override
     public RawCell next() {
-      Map.Entry<Key, Value> e = it.next();
-      Key k = e.getKey();
-      return new RawCell(
-          bytes(k.getRowData()),
-          bytes(k.getColumnFamilyData()),
-          bytes(k.getColumnQualifierData()),
-          e.getValue().get());
+      return raw(it.next());
     }
 
     @Override
     public void close() {
       scanner.close();
     }
+  }
 
-    private static byte[] bytes(ByteSequence b) {
-      if (b.isBackedByArray() && b.offset() == 0 && b.length() == b.getBackingArray().length) {
-        return b.getBackingArray(); // the key's own array, not copied
-      }
-      return b.toArray();
+  /** The bytes of a cell a scanner returned (the key's own arrays where they fit exactly). */
+  static RawCell raw(Map.Entry<Key, Value> e) {
+    Key k = e.getKey();
+    return new RawCell(
+        bytes(k.getRowData()),
+        bytes(k.getColumnFamilyData()),
+        bytes(k.getColumnQualifierData()),
+        e.getValue().get());
+  }
+
+  private static byte[] bytes(ByteSequence b) {
+    if (b.isBackedByArray() && b.offset() == 0 && b.length() == b.getBackingArray().length) {
+      return b.getBackingArray(); // the key's own array, not copied
     }
+    return b.toArray();
   }
 }
