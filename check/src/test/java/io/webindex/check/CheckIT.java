@@ -376,6 +376,7 @@ class CheckIT extends AccumuloITBase {
     assertEquals(
         Map.of(), r.invariants().getOrDefault("expected", Map.of()), "the batch table is sound");
     assertEquals(r, CheckReportJson.fromJson(CheckReportJson.toJson(r)));
+    assertEquals(List.of(), checkClones());
   }
 
   @Test
@@ -596,6 +597,16 @@ class CheckIT extends AccumuloITBase {
     return files;
   }
 
+  Map<String, String> scanIterators(String table) throws Exception {
+    Map<String, String> m = new java.util.TreeMap<>();
+    for (Map.Entry<String, String> p : connector().tableOperations().getProperties(table)) {
+      if (p.getKey().startsWith("table.iterator.scan.")) {
+        m.put(p.getKey(), p.getValue());
+      }
+    }
+    return m;
+  }
+
   static String cellKey(Key k) {
     return k.getRow() + " " + k.getColumnFamily() + ":" + k.getColumnQualifier();
   }
@@ -620,6 +631,8 @@ class CheckIT extends AccumuloITBase {
     java.util.TreeMap<Key, Value> start = cellsOf(older.table());
     String live = cfg.runTable("live");
     connector().tableOperations().create(live);
+    // no major compaction may merge the files this test lays out
+    connector().tableOperations().setProperty(live, "table.compaction.major.ratio", "1000");
     // what the live table holds at the end, cell by cell (row family:qualifier -> value)
     java.util.TreeMap<String, String> holds = new java.util.TreeMap<>();
     BatchWriter bw = connector().createBatchWriter(live, new BatchWriterConfig());
@@ -680,15 +693,55 @@ class CheckIT extends AccumuloITBase {
     }
     bw.close();
     connector().tableOperations().flush(live, null, null, true); // the wrong versions: in files
+    // cells the files check reads without the delete iterator (the table's only scan iterator is
+    // the default latest-version one): a cell deleted then put again (in a flushed file and in
+    // memory), one put and deleted at the same time (the delete wins), and a labelled cell (never
+    // visible without authorizations)
+    List<String> unchanged =
+        holds.keySet().stream().filter(ck -> !changed.contains(ck)).limit(3).toList();
+    assertEquals(3, unchanged.size());
+    bw = connector().createBatchWriter(live, new BatchWriterConfig());
+    Key again = keyOf.get(unchanged.get(0));
+    Mutation del = new Mutation(again.getRow());
+    del.putDelete(again.getColumnFamily(), again.getColumnQualifier(), 4000L);
+    bw.addMutation(del);
+    Key tie = keyOf.get(unchanged.get(1));
+    Mutation tied = new Mutation(tie.getRow());
+    tied.put(tie.getColumnFamily(), tie.getColumnQualifier(), 4000L, new Value("tie".getBytes(StandardCharsets.UTF_8)));
+    tied.putDelete(tie.getColumnFamily(), tie.getColumnQualifier(), 4000L);
+    bw.addMutation(tied);
+    holds.remove(unchanged.get(1));
+    Mutation labelled = new Mutation(keyOf.get(unchanged.get(2)).getRow());
+    labelled.put(
+        new Text("page"),
+        new Text("secret"),
+        new org.apache.accumulo.core.security.ColumnVisibility("admin"),
+        4000L,
+        new Value("hidden".getBytes(StandardCharsets.UTF_8)));
+    bw.addMutation(labelled);
+    bw.close();
+    connector().tableOperations().flush(live, null, null, true);
     bw = connector().createBatchWriter(live, new BatchWriterConfig());
     for (Mutation m : later) {
       bw.addMutation(m); // the right versions and the deletes: in memory until the clone's flush
     }
+    Mutation putAgain = new Mutation(again.getRow());
+    putAgain.put(
+        again.getColumnFamily(),
+        again.getColumnQualifier(),
+        5000L,
+        new Value(holds.get(unchanged.get(0)).getBytes(StandardCharsets.UTF_8)));
+    bw.addMutation(putAgain);
     bw.close();
 
     // the setup is what this test claims: three tablets, one file shared by all, more files
     Map<String, List<String>> files = filesByTablet(live);
     assertEquals(3, files.size(), files.toString());
+    assertEquals(
+        "{table.iterator.scan.vers=20,org.apache.accumulo.core.iterators.user.VersioningIterator,"
+            + " table.iterator.scan.vers.opt.maxVersions=1}",
+        scanIterators(live).toString(),
+        "the table's scan iterators are Accumulo's default");
     Map<String, Long> tabletsPerFile = new java.util.TreeMap<>();
     files.values().forEach(fs -> fs.forEach(f -> tabletsPerFile.merge(f, 1L, Long::sum)));
     assertEquals(1, tabletsPerFile.values().stream().filter(n -> n == 3).count(), files.toString());

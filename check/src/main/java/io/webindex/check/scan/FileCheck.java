@@ -448,12 +448,49 @@ public final class FileCheck {
     }
   }
 
-  /** A clone's tablets and its table properties (the scan iterators): opens its cells. */
+  /** The scan iterators of a table as Accumulo creates it: the latest version of each cell. */
+  static final Map<String, String> LATEST_VERSION_ONLY =
+      Map.of(
+          "table.iterator.scan.vers",
+          "20,org.apache.accumulo.core.iterators.user.VersioningIterator",
+          "table.iterator.scan.vers.opt.maxVersions",
+          "1");
+
+  /**
+   * Whether the table's only scan iterator is Accumulo's default one: the latest version of each
+   * cell ({@link #LATEST_VERSION_ONLY}).
+   */
+  static boolean latestVersionOnly(Map<String, String> props) {
+    Map<String, String> scan = new TreeMap<>();
+    props.forEach(
+        (k, v) -> {
+          if (k.startsWith("table.iterator.scan.")) {
+            scan.put(k, v);
+          }
+        });
+    return scan.equals(LATEST_VERSION_ONLY);
+  }
+
+  /**
+   * A clone's tablets and its table properties (the scan iterators): opens its cells.
+   *
+   * <p>For a table whose only scan iterator is the default latest-version one, the files are read
+   * without Accumulo's system iterators (deletes, visibility, column filters: four iterator layers
+   * per cell) and the check drops delete markers and labelled cells itself, after the versioning
+   * iterator; the result is the same. With authorizations empty, a cell with a visibility label is
+   * never visible, and versioning keeps labelled and unlabelled cells apart, so filtering them
+   * before or after it is one. A delete marker hides the versions of its cell at or before its
+   * timestamp and sorts before a put of the same timestamp; keeping the first key of each cell (the
+   * versioning iterator) and then dropping it if it is a delete leaves a put exactly when a put is
+   * newer than every delete of the cell — which is what the delete iterator followed by versioning
+   * leaves. Any other scan iterator gets the tablet server's full stack.
+   */
   static final class TableFiles {
     final String table;
     final List<Tablet> tablets;
     private final Map<String, String> props;
     private final Configuration hadoop;
+    private final boolean latestOnly;
 
     TableFiles(
         String table, List<Tablet> tablets, Map<String, String> props, Configuration hadoop) {
@@ -461,6 +498,7 @@ public final class FileCheck {
       this.tablets = tablets;
       this.props = props;
       this.hadoop = hadoop;
+      this.latestOnly = latestVersionOnly(props);
     }
 
     /**
@@ -500,12 +538,13 @@ public final class FileCheck {
         throw new UncheckedIOException("cannot open the files of " + table, e);
       }
       try {
-        return RFile.newScanner()
-            .from(sources)
-            .withTableProperties(props)
-            .withAuthorizations(Authorizations.EMPTY)
-            .withBounds(t.range())
-            .build();
+        RFile.ScannerOptions opts =
+            RFile.newScanner()
+                .from(sources)
+                .withTableProperties(props)
+                .withAuthorizations(Authorizations.EMPTY)
+                .withBounds(t.range());
+        return (latestOnly ? opts.withoutSystemIterators() : opts).build();
       } catch (RuntimeException e) {
         closeAll(sources);
         throw e;
@@ -530,19 +569,28 @@ public final class FileCheck {
         private int next; // the next tablet to open
         private Scanner scanner;
         private Iterator<Map.Entry<Key, Value>> it = java.util.Collections.emptyIterator();
+        private Map.Entry<Key, Value> pending;
 
         @Override
         public boolean hasNext() {
-          while (!it.hasNext()) {
-            close();
-            while (next < tablets.size() && tablets.get(next).files().isEmpty()) {
-              next++;
+          while (pending == null) {
+            if (!it.hasNext()) {
+              close();
+              while (next < tablets.size() && tablets.get(next).files().isEmpty()) {
+                next++;
+              }
+              if (next == tablets.size()) {
+                return false;
+              }
+              scanner = scanner(tablets.get(next++));
+              it = scanner.iterator();
+              continue;
             }
-            if (next == tablets.size()) {
-              return false;
+            Map.Entry<Key, Value> e = it.next();
+            Key k = e.getKey();
+            if (!latestOnly || (!k.isDeleted() && k.getColumnVisibilityData().length() == 0)) {
+              pending = e;
             }
-            scanner = scanner(tablets.get(next++));
-            it = scanner.iterator();
           }
           return true;
         }
@@ -552,7 +600,9 @@ public final class FileCheck {
           if (!hasNext()) {
             throw new NoSuchElementException();
           }
-          return ScannerCheck.raw(it.next());
+          RawCell c = ScannerCheck.raw(pending);
+          pending = null;
+          return c;
         }
 
         @Override
@@ -562,6 +612,7 @@ public final class FileCheck {
             scanner = null;
           }
           it = java.util.Collections.emptyIterator();
+          pending = null;
         }
       };
     }
