@@ -707,7 +707,11 @@ class CheckIT extends AccumuloITBase {
     bw.addMutation(del);
     Key tie = keyOf.get(unchanged.get(1));
     Mutation tied = new Mutation(tie.getRow());
-    tied.put(tie.getColumnFamily(), tie.getColumnQualifier(), 4000L, new Value("tie".getBytes(StandardCharsets.UTF_8)));
+    tied.put(
+        tie.getColumnFamily(),
+        tie.getColumnQualifier(),
+        4000L,
+        new Value("tie".getBytes(StandardCharsets.UTF_8)));
     tied.putDelete(tie.getColumnFamily(), tie.getColumnQualifier(), 4000L);
     bw.addMutation(tied);
     holds.remove(unchanged.get(1));
