@@ -44,7 +44,7 @@ import org.apache.hadoop.util.ToolRunner;
  * <pre>
  * hadoop jar webindex-mr-jobs-*-job.jar io.webindex.check.CheckTool \
  *     --webindex-conf FILE --run ID (--actual TABLE | --served) [--applied A]
- *     [--mode auto|scanner|mapreduce] [--out DIR]
+ *     [--mode auto|files|scanner|mapreduce] [--out DIR]
  * </pre>
  */
 public final class CheckTool extends Configured implements Tool {
@@ -70,7 +70,7 @@ public final class CheckTool extends Configured implements Tool {
 
   static String usage() {
     return "usage: check [--webindex-conf FILE] --run ID (--actual TABLE | --served) [--applied A]"
-        + " [--mode auto|scanner|mapreduce] [--out DIR] [--fluo [--embedded]]";
+        + " [--mode auto|files|scanner|mapreduce] [--out DIR] [--fluo [--embedded]]";
   }
 
   @Override
@@ -184,7 +184,7 @@ public final class CheckTool extends Configured implements Tool {
     try {
       m = CheckRunner.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new ArgsException("--mode takes auto, scanner or mapreduce, not " + mode);
+      throw new ArgsException("--mode takes auto, files, scanner or mapreduce, not " + mode);
     }
     return new Options(
         a.required("run"),

@@ -286,7 +286,7 @@ class CheckIT extends AccumuloITBase {
   @ParameterizedTest
   @EnumSource(
       value = CheckRunner.Mode.class,
-      names = {"SCANNER", "MAPREDUCE"})
+      names = {"SCANNER", "FILES", "MAPREDUCE"})
   void faultsAreReportedWithKindRangeAndSample(CheckRunner.Mode mode) throws Exception {
     RunRecord truth = referenceRun("truth", 2);
     RunRecord live = referenceRun("live", 2);
@@ -324,6 +324,7 @@ class CheckIT extends AccumuloITBase {
 
     CheckReport r = check(truth, live.table(), 2, mode);
     assertFalse(r.consistent());
+    assertEquals(mode.name().toLowerCase(java.util.Locale.ROOT), r.mode());
     // what was injected, cell by cell: one changed page:cur (p: DIFFERENT), one deleted inlinks
     // column (p: MISSING, and its row's incount no longer counts its inlinks), the top t: row
     // deleted (t: MISSING) and re-written with a count 7 higher (t: EXTRA, and the URI's t: count
@@ -375,6 +376,7 @@ class CheckIT extends AccumuloITBase {
     assertEquals(
         Map.of(), r.invariants().getOrDefault("expected", Map.of()), "the batch table is sound");
     assertEquals(r, CheckReportJson.fromJson(CheckReportJson.toJson(r)));
+    assertEquals(List.of(), checkClones());
   }
 
   @Test
@@ -561,5 +563,317 @@ class CheckIT extends AccumuloITBase {
     assertTrue(
         CheckReportJson.fromJson(Files.readString(out.resolve("check.json"))).consistent(),
         "the reports are replaced");
+  }
+
+  /** The tables of the cluster whose names say they are the files check's clones. */
+  List<String> checkClones() {
+    return connector().tableOperations().list().stream().filter(t -> t.contains("_chk_")).toList();
+  }
+
+  /** Every cell of a table, read through the tablet server. */
+  java.util.TreeMap<Key, Value> cellsOf(String table) throws Exception {
+    java.util.TreeMap<Key, Value> m = new java.util.TreeMap<>();
+    try (Scanner s = connector().createScanner(table, Authorizations.EMPTY)) {
+      for (Map.Entry<Key, Value> e : s) {
+        m.put(e.getKey(), e.getValue());
+      }
+    }
+    return m;
+  }
+
+  /** The files of each tablet of a table, from the metadata table (one entry per tablet). */
+  Map<String, List<String>> filesByTablet(String table) throws Exception {
+    String id = connector().tableOperations().tableIdMap().get(table);
+    Map<String, List<String>> files = new java.util.TreeMap<>();
+    try (Scanner s = connector().createScanner("accumulo.metadata", Authorizations.EMPTY)) {
+      s.setRange(new Range(new Text(id + ";"), true, new Text(id + "<"), true));
+      s.fetchColumnFamily(new Text("file"));
+      for (Map.Entry<Key, Value> e : s) {
+        files
+            .computeIfAbsent(e.getKey().getRow().toString(), k -> new ArrayList<>())
+            .add(e.getKey().getColumnQualifier().toString());
+      }
+    }
+    return files;
+  }
+
+  Map<String, String> scanIterators(String table) throws Exception {
+    Map<String, String> m = new java.util.TreeMap<>();
+    for (Map.Entry<String, String> p : connector().tableOperations().getProperties(table)) {
+      if (p.getKey().startsWith("table.iterator.scan.")) {
+        m.put(p.getKey(), p.getValue());
+      }
+    }
+    return m;
+  }
+
+  static String cellKey(Key k) {
+    return k.getRow() + " " + k.getColumnFamily() + ":" + k.getColumnQualifier();
+  }
+
+  /** The comparison a report gives, without its timing: totals per range, invariants, samples. */
+  static List<Object> findings(CheckReport r) {
+    return List.of(r.ranges(), r.invariants(), r.samples());
+  }
+
+  /**
+   * The files mode reads what the tablet server serves: on a Fluo-maintained table whose three
+   * tablets share one file (written and flushed in one tablet, then split), with overwritten
+   * versions and deletes in a second flushed file per tablet and in memory (the clone's flush
+   * writes them), it gives exactly the scanner mode's findings, and those match what this test
+   * computes from the cells it wrote. The clones are gone afterwards.
+   */
+  @Test
+  void theFilesModeFindsWhatTheScannerModeFinds() throws Exception {
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord older = referenceRun("older", 1);
+    java.util.TreeMap<Key, Value> want = cellsOf(truth.table());
+    java.util.TreeMap<Key, Value> start = cellsOf(older.table());
+    String live = cfg.runTable("live");
+    connector().tableOperations().create(live);
+    // no major compaction may merge the files this test lays out
+    connector().tableOperations().setProperty(live, "table.compaction.major.ratio", "1000");
+    // what the live table holds at the end, cell by cell (row family:qualifier -> value)
+    java.util.TreeMap<String, String> holds = new java.util.TreeMap<>();
+    BatchWriter bw = connector().createBatchWriter(live, new BatchWriterConfig());
+    for (Map.Entry<Key, Value> e : start.entrySet()) {
+      Key k = e.getKey();
+      Mutation m = new Mutation(k.getRow());
+      m.put(k.getColumnFamily(), k.getColumnQualifier(), 1000L, e.getValue());
+      bw.addMutation(m);
+      holds.put(cellKey(k), e.getValue().toString());
+    }
+    bw.close();
+    connector().tableOperations().flush(live, null, null, true);
+    List<Key> keys = new ArrayList<>(start.keySet());
+    SortedSet<Text> splits = new TreeSet<>();
+    splits.add(keys.get(keys.size() / 3).getRow());
+    splits.add(keys.get(2 * keys.size() / 3).getRow());
+    connector().tableOperations().addSplits(live, splits);
+
+    // toward the truth, every second change: puts (new cells and new versions) and deletes;
+    // first a wrong version of each changed cell, then the right one (or the delete)
+    java.util.TreeMap<String, String> truthCells = new java.util.TreeMap<>();
+    want.forEach((k, v) -> truthCells.put(cellKey(k), v.toString()));
+    java.util.TreeMap<String, Key> keyOf = new java.util.TreeMap<>();
+    want.keySet().forEach(k -> keyOf.put(cellKey(k), k));
+    start.keySet().forEach(k -> keyOf.put(cellKey(k), k));
+    List<String> changed = new ArrayList<>();
+    for (String ck : keyOf.keySet()) {
+      if (!java.util.Objects.equals(truthCells.get(ck), holds.get(ck))) {
+        changed.add(ck);
+      }
+    }
+    assertTrue(changed.size() > 20, "batch 2 changes cells: " + changed.size());
+    List<Mutation> later = new ArrayList<>();
+    bw = connector().createBatchWriter(live, new BatchWriterConfig());
+    for (int i = 0; i < changed.size(); i += 2) {
+      String ck = changed.get(i);
+      Key k = keyOf.get(ck);
+      Mutation wrong = new Mutation(k.getRow());
+      wrong.put(
+          k.getColumnFamily(),
+          k.getColumnQualifier(),
+          2000L,
+          new Value("wrong".getBytes(StandardCharsets.UTF_8)));
+      bw.addMutation(wrong);
+      Mutation right = new Mutation(k.getRow());
+      if (truthCells.containsKey(ck)) {
+        right.put(
+            k.getColumnFamily(),
+            k.getColumnQualifier(),
+            3000L,
+            new Value(truthCells.get(ck).getBytes(StandardCharsets.UTF_8)));
+        holds.put(ck, truthCells.get(ck));
+      } else {
+        right.putDelete(k.getColumnFamily(), k.getColumnQualifier(), 3000L);
+        holds.remove(ck);
+      }
+      later.add(right);
+    }
+    bw.close();
+    connector().tableOperations().flush(live, null, null, true); // the wrong versions: in files
+    // cells the files check reads without the delete iterator (the table's only scan iterator is
+    // the default latest-version one): a cell deleted then put again (in a flushed file and in
+    // memory), one put and deleted at the same time (the delete wins), and a labelled cell (never
+    // visible without authorizations)
+    List<String> unchanged =
+        holds.keySet().stream().filter(ck -> !changed.contains(ck)).limit(3).toList();
+    assertEquals(3, unchanged.size());
+    bw = connector().createBatchWriter(live, new BatchWriterConfig());
+    Key again = keyOf.get(unchanged.get(0));
+    Mutation del = new Mutation(again.getRow());
+    del.putDelete(again.getColumnFamily(), again.getColumnQualifier(), 4000L);
+    bw.addMutation(del);
+    Key tie = keyOf.get(unchanged.get(1));
+    Mutation tied = new Mutation(tie.getRow());
+    tied.put(
+        tie.getColumnFamily(),
+        tie.getColumnQualifier(),
+        4000L,
+        new Value("tie".getBytes(StandardCharsets.UTF_8)));
+    tied.putDelete(tie.getColumnFamily(), tie.getColumnQualifier(), 4000L);
+    bw.addMutation(tied);
+    holds.remove(unchanged.get(1));
+    Mutation labelled = new Mutation(keyOf.get(unchanged.get(2)).getRow());
+    labelled.put(
+        new Text("page"),
+        new Text("secret"),
+        new org.apache.accumulo.core.security.ColumnVisibility("admin"),
+        4000L,
+        new Value("hidden".getBytes(StandardCharsets.UTF_8)));
+    bw.addMutation(labelled);
+    bw.close();
+    connector().tableOperations().flush(live, null, null, true);
+    bw = connector().createBatchWriter(live, new BatchWriterConfig());
+    for (Mutation m : later) {
+      bw.addMutation(m); // the right versions and the deletes: in memory until the clone's flush
+    }
+    Mutation putAgain = new Mutation(again.getRow());
+    putAgain.put(
+        again.getColumnFamily(),
+        again.getColumnQualifier(),
+        5000L,
+        new Value(holds.get(unchanged.get(0)).getBytes(StandardCharsets.UTF_8)));
+    bw.addMutation(putAgain);
+    bw.close();
+
+    // the setup is what this test claims: three tablets, one file shared by all, more files
+    Map<String, List<String>> files = filesByTablet(live);
+    assertEquals(3, files.size(), files.toString());
+    assertEquals(
+        "{table.iterator.scan.vers=20,org.apache.accumulo.core.iterators.user.VersioningIterator,"
+            + " table.iterator.scan.vers.opt.maxVersions=1}",
+        scanIterators(live).toString(),
+        "the table's scan iterators are Accumulo's default");
+    Map<String, Long> tabletsPerFile = new java.util.TreeMap<>();
+    files.values().forEach(fs -> fs.forEach(f -> tabletsPerFile.merge(f, 1L, Long::sum)));
+    assertEquals(1, tabletsPerFile.values().stream().filter(n -> n == 3).count(), files.toString());
+    assertTrue(tabletsPerFile.size() > 1, files.toString());
+    assertEquals(List.of(), checkClones());
+
+    // what the check must find, from the cells this test wrote
+    long missing = truthCells.keySet().stream().filter(k -> !holds.containsKey(k)).count();
+    long extra = holds.keySet().stream().filter(k -> !truthCells.containsKey(k)).count();
+    long different =
+        truthCells.entrySet().stream()
+            .filter(e -> holds.containsKey(e.getKey()))
+            .filter(e -> !holds.get(e.getKey()).equals(e.getValue()))
+            .count();
+    assertTrue(missing > 0 && extra > 0 && different > 0, missing + " " + extra + " " + different);
+
+    CheckReport scanner = check(truth, live, 2, CheckRunner.Mode.SCANNER);
+    CheckReport files1 = check(truth, live, 2, CheckRunner.Mode.FILES);
+    CheckReport auto = check(truth, live, 2, CheckRunner.Mode.AUTO);
+    for (CheckReport r : List.of(scanner, files1, auto)) {
+      assertEquals(
+          List.of(truthCells.size() + extra, missing, extra, different),
+          List.of(
+              r.compared(),
+              r.ranges().stream().mapToLong(RangeTotals::missing).sum(),
+              r.ranges().stream().mapToLong(RangeTotals::extra).sum(),
+              r.ranges().stream().mapToLong(RangeTotals::different).sum()),
+          r.mode());
+    }
+    assertEquals(
+        List.of("scanner", "files", "files"), List.of(scanner.mode(), files1.mode(), auto.mode()));
+    assertEquals(findings(scanner), findings(files1));
+    assertEquals(findings(scanner), findings(auto));
+    assertFalse(scanner.invariants().getOrDefault("actual", Map.of()).isEmpty());
+    assertEquals(List.of(), checkClones(), "the clones are deleted");
+    assertEquals(
+        0,
+        cellsOf(live).values().stream().filter(v -> v.toString().equals("wrong")).count(),
+        "no wrong version is served");
+  }
+
+  /**
+   * A files check that fails while it compares (its listener throws) or before (a scan iterator
+   * class the check cannot load) leaves no clone behind; the second is not read through the tablet
+   * server instead, since the user asked for the files mode.
+   */
+  @Test
+  void theClonesAreDeletedWhenTheFilesCheckFails() throws Exception {
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord live = referenceRun("live", 2);
+    IllegalStateException stop =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                io.webindex.check.scan.FileCheck.run(
+                    connector(),
+                    new Configuration(),
+                    truth.table(),
+                    live.table(),
+                    io.webindex.check.engine.Exclusions.NONE,
+                    new io.webindex.check.engine.CheckAccumulator(20),
+                    new io.webindex.check.engine.CheckListener() {
+                      long n;
+
+                      @Override
+                      public void compared(String range, boolean skipped) {
+                        if (++n == 500) {
+                          throw new IllegalStateException("stop at cell 500");
+                        }
+                      }
+
+                      @Override
+                      public void difference(Kind kind, Cell expected, Cell actual) {}
+
+                      @Override
+                      public void violation(String table, Finding finding) {}
+                    }));
+    assertEquals("stop at cell 500", stop.getMessage());
+    assertEquals(List.of(), checkClones());
+
+    connector()
+        .tableOperations()
+        .setProperty(
+            live.table(), "table.iterator.scan.nosuch", "30,io.webindex.check.NoSuchIterator");
+    StoreException failed =
+        assertThrows(
+            StoreException.class, () -> check(truth, live.table(), 2, CheckRunner.Mode.FILES));
+    assertTrue(failed.getMessage().contains("scan iterators"), failed.getMessage());
+    assertTrue(failed.getMessage().contains("--mode scanner"), failed.getMessage());
+    assertEquals(List.of(), checkClones());
+  }
+
+  /**
+   * A user who may read both tables but not clone them: auto compares through the tablet servers
+   * (the same findings), files refuses with a message that names the missing permission.
+   */
+  @Test
+  void withoutPermissionToCloneAutoFallsBackToTheScanner() throws Exception {
+    RunRecord truth = referenceRun("truth", 2);
+    RunRecord behind = referenceRun("behind", 1);
+    String user = "reader" + System.nanoTime();
+    String password = "reader-secret-" + System.nanoTime();
+    connector()
+        .securityOperations()
+        .createLocalUser(
+            user, new org.apache.accumulo.core.client.security.tokens.PasswordToken(password));
+    for (String t : List.of(truth.table(), behind.table())) {
+      connector()
+          .securityOperations()
+          .grantTablePermission(user, t, org.apache.accumulo.core.security.TablePermission.READ);
+    }
+    org.apache.accumulo.core.client.Connector reader =
+        connector()
+            .getInstance()
+            .getConnector(
+                user, new org.apache.accumulo.core.client.security.tokens.PasswordToken(password));
+    CheckRunner runner = new CheckRunner(cfg, reader, new Configuration());
+    CheckReport auto = runner.run(truth, behind.table(), 2, CheckRunner.Mode.AUTO);
+    CheckReport scanner = check(truth, behind.table(), 2, CheckRunner.Mode.SCANNER);
+    assertEquals("scanner", auto.mode());
+    assertFalse(scanner.consistent());
+    assertEquals(findings(scanner), findings(auto));
+    StoreException refused =
+        assertThrows(
+            StoreException.class,
+            () -> runner.run(truth, behind.table(), 2, CheckRunner.Mode.FILES));
+    assertTrue(refused.getMessage().contains("no permission to clone"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("PERMISSION_DENIED"), refused.getMessage());
+    assertEquals(List.of(), checkClones());
   }
 }

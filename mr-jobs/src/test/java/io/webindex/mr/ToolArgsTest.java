@@ -55,7 +55,7 @@ class ToolArgsTest {
     assertRefused(
         "unexpected argument 't'", () -> CheckTool.parseArgs(a("--run", "r", "--served", "t")));
     assertRefused(
-        "--mode takes auto, scanner or mapreduce, not fast",
+        "--mode takes auto, files, scanner or mapreduce, not fast",
         () -> CheckTool.parseArgs(a("--run", "r", "--served", "--mode", "fast")));
     assertRefused(
         "--applied must be a whole number: x",

@@ -4,6 +4,7 @@ import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.Domains;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The invariants that span rows, checked per URI: a seen URI (one with {@code page:incount}) has
@@ -14,6 +15,16 @@ public final class UriFacts {
   private UriFacts() {}
 
   public static List<Finding> check(String table, String uri, Iterable<UriFact> facts) {
+    return check(table, uri, facts, Domains::ofKey);
+  }
+
+  /**
+   * {@link #check(String, String, Iterable)} with the domain of a URI key computed by {@code
+   * domainOfKey}, which must give what {@link Domains#ofKey} gives (e.g. remembered from another
+   * table's check of the same URI), and throw {@link IllegalArgumentException} where it throws.
+   */
+  public static List<Finding> check(
+      String table, String uri, Iterable<UriFact> facts, Function<String, String> domainOfKey) {
     Long incount = null;
     List<UriFact> totals = new ArrayList<>();
     List<UriFact> ranks = new ArrayList<>();
@@ -89,7 +100,7 @@ public final class UriFacts {
     }
     String domain;
     try {
-      domain = Domains.ofKey(uri);
+      domain = domainOfKey.apply(uri);
     } catch (IllegalArgumentException e) {
       out.add(
           finding(

@@ -3,12 +3,12 @@ package io.webindex.check.scan;
 import io.webindex.check.engine.CheckListener;
 import io.webindex.check.engine.UriFact;
 import io.webindex.check.engine.UriFacts;
-import java.io.BufferedInputStream;
+import io.webindex.core.url.Domains;
 import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
@@ -40,6 +41,7 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
   private final int bufferBytes;
   private final int maxFacts;
   private final ToLongFunction<byte[]> hash;
+  private Function<String, String> domains = Domains::ofKey;
   private final List<Path> runs = new ArrayList<>();
   private Arena arena;
   private long[] keys = new long[1024];
@@ -52,6 +54,15 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
    */
   FactJoin(String table, Path dir) {
     this(table, dir, BUFFER_BYTES, MAX_FACTS, FactJoin::hash);
+  }
+
+  /**
+   * @param domains the domains of URI keys ({@link Domains#ofKey}'s answers, or its {@link
+   *     IllegalArgumentException}), shared with the other table's join ({@link SharedDomains})
+   */
+  FactJoin(String table, Path dir, Function<String, String> domains) {
+    this(table, dir, BUFFER_BYTES, MAX_FACTS, FactJoin::hash);
+    this.domains = domains;
   }
 
   /** With a smaller buffer or another hash: for tests of the runs and of hash collisions. */
@@ -167,7 +178,7 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
     for (Fact f : facts) {
       list.add(new UriFact(uri, TYPES[f.type], f.urc, f.domain));
     }
-    UriFacts.check(table, uri, list).forEach(v -> listener.violation(table, v));
+    UriFacts.check(table, uri, list, domains).forEach(v -> listener.violation(table, v));
   }
 
   private void spill() {
@@ -285,7 +296,7 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
     void close() {}
   }
 
-  private static Fact read(DataInputStream in) throws IOException {
+  private static Fact read(RunReader in) throws IOException {
     byte[] uri = new byte[in.readInt()];
     in.readFully(uri);
     int type = in.readUnsignedByte();
@@ -300,6 +311,84 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
       domain = new String(d, StandardCharsets.UTF_8);
     }
     return new Fact(uri, type, urc, domain);
+  }
+
+  /**
+   * Reads a sorted run through a buffer of its own: {@code DataInputStream} over a {@code
+   * BufferedInputStream} takes a lock for every byte of every number.
+   */
+  static final class RunReader implements AutoCloseable {
+    private final InputStream in;
+    private final byte[] buf = new byte[1 << 16];
+    private int pos;
+    private int lim;
+
+    RunReader(InputStream in) {
+      this.in = in;
+    }
+
+    /** Whether a byte is left (reads more if needed). */
+    boolean more() throws IOException {
+      if (pos < lim) {
+        return true;
+      }
+      lim = Math.max(0, in.read(buf, 0, buf.length));
+      pos = 0;
+      return lim > 0;
+    }
+
+    private void need(int k) throws IOException {
+      if (lim - pos >= k) {
+        return;
+      }
+      System.arraycopy(buf, pos, buf, 0, lim - pos);
+      lim -= pos;
+      pos = 0;
+      while (lim < k) {
+        int r = in.read(buf, lim, buf.length - lim);
+        if (r < 0) {
+          throw new EOFException("a sorted run of the check ends inside a fact");
+        }
+        lim += r;
+      }
+    }
+
+    int readUnsignedByte() throws IOException {
+      need(1);
+      return buf[pos++] & 0xff;
+    }
+
+    int readInt() throws IOException {
+      need(4);
+      int v = intAt(buf, pos);
+      pos += 4;
+      return v;
+    }
+
+    long readLong() throws IOException {
+      need(8);
+      long v = ((long) intAt(buf, pos) << 32) | (intAt(buf, pos + 4) & 0xffffffffL);
+      pos += 8;
+      return v;
+    }
+
+    void readFully(byte[] b) throws IOException {
+      int off = 0;
+      while (off < b.length) {
+        if (pos == lim && !more()) {
+          throw new EOFException("a sorted run of the check ends inside a fact");
+        }
+        int k = Math.min(b.length - off, lim - pos);
+        System.arraycopy(buf, pos, b, off, k);
+        pos += k;
+        off += k;
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
   }
 
   private static Fact readAt(byte[] b, int off) {
@@ -326,19 +415,18 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
   }
 
   private static final class FileSource extends Source {
-    private final DataInputStream in;
+    private final RunReader in;
 
     FileSource(Path p) throws IOException {
-      in = new DataInputStream(new BufferedInputStream(Files.newInputStream(p), 1 << 16));
+      in = new RunReader(Files.newInputStream(p));
     }
 
     @Override
     boolean advance() throws IOException {
-      try {
-        hash = in.readLong();
-      } catch (EOFException e) {
+      if (!in.more()) {
         return false;
       }
+      hash = in.readLong();
       fact = read(in);
       return true;
     }

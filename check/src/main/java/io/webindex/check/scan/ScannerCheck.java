@@ -56,6 +56,25 @@ public final class ScannerCheck {
       Exclusions skip,
       CheckAccumulator acc,
       CheckListener listener) {
+    run(
+        () -> cells(conn, expected, new Range()),
+        () -> cells(conn, actual, new Range()),
+        skip,
+        acc,
+        listener);
+  }
+
+  /**
+   * The comparison of {@link #run(Connector, String, String, Exclusions, CheckAccumulator,
+   * CheckListener)} over two sources of cells in key order (a scanner, or a table's files read in
+   * this process: {@link FileCheck}).
+   */
+  static void run(
+      Source expected,
+      Source actual,
+      Exclusions skip,
+      CheckAccumulator acc,
+      CheckListener listener) {
     Path tmp;
     try {
       tmp = Files.createTempDirectory("webindex-check-");
@@ -71,8 +90,10 @@ public final class ScannerCheck {
               return t;
             });
     try {
-      TableReader exp = new TableReader(conn, expected, CheckAccumulator.EXPECTED, acc.part(), tmp);
-      TableReader act = new TableReader(conn, actual, CheckAccumulator.ACTUAL, acc.part(), tmp);
+      SharedDomains domains = new SharedDomains();
+      TableReader exp =
+          new TableReader(expected, CheckAccumulator.EXPECTED, acc.part(), tmp, domains);
+      TableReader act = new TableReader(actual, CheckAccumulator.ACTUAL, acc.part(), tmp, domains);
       Future<?> fe = pool.submit(exp);
       Future<?> fa = pool.submit(act);
       TableDiff.diffRaw(exp.cells(), act.cells(), skip, listener);
@@ -117,8 +138,8 @@ public final class ScannerCheck {
     private static final RawCell[] END = new RawCell[0];
     private static final int BATCH = 1024;
 
-    private final Connector conn;
-    private final String tableName;
+    private final Source source;
+    private final SharedDomains domains;
     private final String table;
     private final CheckAccumulator violations;
     private final Path dir;
@@ -126,9 +147,9 @@ public final class ScannerCheck {
     private volatile Throwable failure;
 
     TableReader(
-        Connector conn, String tableName, String table, CheckAccumulator violations, Path tmp) {
-      this.conn = conn;
-      this.tableName = tableName;
+        Source source, String table, CheckAccumulator violations, Path tmp, SharedDomains domains) {
+      this.source = source;
+      this.domains = domains;
       this.table = table;
       this.violations = violations;
       this.dir = tmp.resolve(table);
@@ -136,9 +157,10 @@ public final class ScannerCheck {
 
     @Override
     public void run() {
-      try (FactJoin facts = new FactJoin(table, dir)) {
+      long start = System.nanoTime();
+      try (FactJoin facts = new FactJoin(table, dir, domains)) {
         RowInvariants rows = new RowInvariants(table, violations, facts);
-        try (Scan s = ScannerCheck.cells(conn, tableName, new Range())) {
+        try (Cells s = source.open()) {
           RawCell[] batch = new RawCell[BATCH];
           int n = 0;
           while (s.hasNext()) {
@@ -156,8 +178,15 @@ public final class ScannerCheck {
           }
         }
         queue.put(END);
+        long read = System.nanoTime();
         rows.finish();
         facts.check(violations);
+        log.info(
+            "check: the {} table read in {} ms, its URI facts joined ({} sorted runs) in {} ms",
+            table,
+            (read - start) / 1_000_000,
+            facts.runs(),
+            (System.nanoTime() - read) / 1_000_000);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (RuntimeException | Error e) {
@@ -233,8 +262,19 @@ public final class ScannerCheck {
     }
   }
 
+  /** One table's cells in key order, opened in the thread that reads them. */
+  interface Source {
+    Cells open();
+  }
+
+  /** Cells in key order; {@link #close()} releases what reads them. */
+  interface Cells extends Iterator<RawCell>, AutoCloseable {
+    @Override
+    void close();
+  }
+
   /** The cells one scanner reads; {@link #close()} releases the scanner. */
-  public static final class Scan implements Iterator<RawCell>, AutoCloseable {
+  public static final class Scan implements Cells {
     private final Scanner scanner;
     private final Iterator<Map.Entry<Key, Value>> it;
 
@@ -250,25 +290,29 @@ public final class ScannerCheck {
 
     @Override
     public RawCell next() {
-      Map.Entry<Key, Value> e = it.next();
-      Key k = e.getKey();
-      return new RawCell(
-          bytes(k.getRowData()),
-          bytes(k.getColumnFamilyData()),
-          bytes(k.getColumnQualifierData()),
-          e.getValue().get());
+      return raw(it.next());
     }
 
     @Override
     public void close() {
       scanner.close();
     }
+  }
 
-    private static byte[] bytes(ByteSequence b) {
-      if (b.isBackedByArray() && b.offset() == 0 && b.length() == b.getBackingArray().length) {
-        return b.getBackingArray(); // the key's own array, not copied
-      }
-      return b.toArray();
+  /** The bytes of a cell a scanner returned (the key's own arrays where they fit exactly). */
+  static RawCell raw(Map.Entry<Key, Value> e) {
+    Key k = e.getKey();
+    return new RawCell(
+        bytes(k.getRowData()),
+        bytes(k.getColumnFamilyData()),
+        bytes(k.getColumnQualifierData()),
+        e.getValue().get());
+  }
+
+  private static byte[] bytes(ByteSequence b) {
+    if (b.isBackedByArray() && b.offset() == 0 && b.length() == b.getBackingArray().length) {
+      return b.getBackingArray(); // the key's own array, not copied
     }
+    return b.toArray();
   }
 }

@@ -1,0 +1,620 @@
+package io.webindex.check.scan;
+
+import io.webindex.check.engine.CheckAccumulator;
+import io.webindex.check.engine.CheckListener;
+import io.webindex.check.engine.Exclusions;
+import io.webindex.check.engine.RawCell;
+import io.webindex.store.StoreException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.TableExistsException;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.client.rfile.RFile;
+import org.apache.accumulo.core.client.rfile.RFileSource;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.AccessControlException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consistency check of {@link ScannerCheck}, reading both tables' files (RFiles) in this
+ * process instead of through the tablet servers.
+ *
+ * <p>Each table is cloned (after a flush, so the clone holds everything written before the check)
+ * and the clone is taken offline: its set of files is then fixed, and the garbage collector keeps
+ * them while the clone refers to them, whatever the source table does meanwhile. The clone's
+ * tablets and their files come from the metadata table (which every Accumulo 1.x user may read);
+ * each tablet is read on its own, bounded to its row range (tablets can share a file, and a file
+ * can hold keys outside a tablet's range), in tablet order, with Accumulo's public RFile scanner:
+ * the system iterators (deletes, visibility with no authorizations) and the table's scan iterators
+ * (versioning) apply as the tablet server applies them. The clones are deleted at the end, also
+ * when the check fails.
+ *
+ * <p>What cannot be done this way throws {@link Unavailable} before any cell is compared: no
+ * permission to clone or flush a table or to read its files, or a file whose cells get their
+ * timestamps from the tablet server (bulk-imported with the import time set).
+ */
+public final class FileCheck {
+  private static final Logger log = LoggerFactory.getLogger(FileCheck.class);
+
+  /** The metadata table of Accumulo 1.x, and its columns a tablet's files and range are in. */
+  static final String METADATA_TABLE = "accumulo.metadata";
+
+  static final Text FILE_FAMILY = new Text("file");
+  static final Text TABLET_FAMILY = new Text("~tab");
+  static final Text PREV_ROW_QUALIFIER = new Text("~pr");
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private FileCheck() {}
+
+  /**
+   * The tables' files cannot be read in this process (a permission, or a file the tablet server
+   * reads differently): the scanner check can still compare the tables.
+   */
+  public static final class Unavailable extends StoreException {
+    private static final long serialVersionUID = 1L;
+
+    Unavailable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * Compares {@code expected} with {@code actual} as {@link ScannerCheck#run(Connector, String,
+   * String, Exclusions, CheckAccumulator, CheckListener)} does, reading their files through {@code
+   * hadoop}'s file systems.
+   *
+   * @throws Unavailable before any cell is compared, when the files cannot be read here
+   * @throws StoreException for a table that does not exist, or Accumulo failing
+   */
+  public static void run(
+      Connector conn,
+      Configuration hadoop,
+      String expected,
+      String actual,
+      Exclusions skip,
+      CheckAccumulator acc,
+      CheckListener listener) {
+    List<String> clones = List.of(cloneName(expected), cloneName(actual));
+    try {
+      // both clones at once: most of their time is the master's and the tablet server's
+      CompletableFuture<TableFiles> e =
+          CompletableFuture.supplyAsync(
+              () -> snapshot(conn, hadoop, expected, clones.get(0)), FileCheck::daemon);
+      TableFiles act = null;
+      RuntimeException failure = null;
+      try {
+        act = snapshot(conn, hadoop, actual, clones.get(1));
+      } catch (RuntimeException x) {
+        failure = x;
+      }
+      TableFiles exp = null;
+      try {
+        exp = e.join(); // also after a failure: the clone must exist or not before it is deleted
+      } catch (CompletionException x) {
+        RuntimeException c =
+            x.getCause() instanceof RuntimeException r
+                ? r
+                : new IllegalStateException(x.getCause());
+        if (failure == null) {
+          failure = c;
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+      long t = System.nanoTime();
+      ScannerCheck.run(exp::open, act::open, skip, acc, listener);
+      log.info("check: both tables' files compared in {} ms", (System.nanoTime() - t) / 1_000_000);
+    } finally {
+      for (String c : clones) {
+        drop(conn, c);
+      }
+    }
+  }
+
+  /** A fresh name for a clone of {@code table} (in its namespace): letters, digits, '_'. */
+  static String cloneName(String table) {
+    return table
+        + "_chk_"
+        + System.currentTimeMillis()
+        + "_"
+        + Long.toHexString(RANDOM.nextInt() & 0xffffffffL | 0x100000000L).substring(1);
+  }
+
+  /** Runs a task in a daemon thread of its own. */
+  private static void daemon(Runnable r) {
+    Thread t = new Thread(r, "webindex-check-clone");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /**
+   * Clones {@code table} as {@code clone} (which the caller deletes, whatever happens), takes the
+   * clone offline and reads its tablets and files.
+   */
+  static TableFiles snapshot(Connector conn, Configuration hadoop, String table, String clone) {
+    if (!conn.tableOperations().exists(table)) {
+      throw new StoreException("no table " + table);
+    }
+    long t0 = System.nanoTime();
+    try {
+      conn.tableOperations().clone(table, clone, true, Map.of(), Set.of());
+      long t1 = System.nanoTime();
+      conn.tableOperations().offline(clone, true);
+      long t2 = System.nanoTime();
+      String id = conn.tableOperations().tableIdMap().get(clone);
+      if (id == null) {
+        throw new StoreException("the clone " + clone + " of " + table + " has disappeared");
+      }
+      Map<String, String> props = new TreeMap<>();
+      for (Map.Entry<String, String> p : conn.tableOperations().getProperties(clone)) {
+        props.put(p.getKey(), p.getValue());
+      }
+      List<Tablet> tablets =
+          tablets(conn, table, id, new DefaultVolume(conn, hadoop), hadoop, clone);
+      TableFiles files = new TableFiles(table, tablets, props, hadoop);
+      files.probe();
+      log.info(
+          "check: {} cloned as {} in {} ms, offline in {} ms, {} tablets with {} file entries read"
+              + " in {} ms",
+          table,
+          clone,
+          (t1 - t0) / 1_000_000,
+          (t2 - t1) / 1_000_000,
+          tablets.size(),
+          tablets.stream().mapToInt(t -> t.files().size()).sum(),
+          (System.nanoTime() - t2) / 1_000_000);
+      return files;
+    } catch (AccumuloSecurityException e) {
+      throw new Unavailable(
+          "no permission to clone, flush or take offline a clone of "
+              + table
+              + " ("
+              + e.getSecurityErrorCode()
+              + ")",
+          e);
+    } catch (TableNotFoundException e) {
+      throw new StoreException("no table " + table, e);
+    } catch (TableExistsException e) {
+      throw new StoreException(
+          "a table named " + clone + " exists already: run the check again", e);
+    } catch (AccumuloException e) {
+      throw new StoreException("cannot clone " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Deletes a clone, if it exists; a failure is logged (with the command to delete it). */
+  private static void drop(Connector conn, String clone) {
+    try {
+      if (conn.tableOperations().exists(clone)) {
+        conn.tableOperations().delete(clone);
+      }
+    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+      log.warn(
+          "could not delete the check's clone {} ({}): delete it with the Accumulo shell's"
+              + " 'deletetable -f {}'",
+          clone,
+          e.toString(),
+          clone);
+    }
+  }
+
+  /** One tablet of a clone: its row range and its files. */
+  record Tablet(Range range, List<DataFile> files) {}
+
+  /** A file of a tablet, and its length. */
+  record DataFile(Path path, long length) {}
+
+  /**
+   * The tablets of table {@code id} (the offline clone {@code clone} of {@code table}) in row
+   * order, read from the metadata table: rows {@code <id>;<end row>} and, last, {@code <id><}; the
+   * previous tablet's end row in {@code ~tab:~pr}, the files in family {@code file}.
+   */
+  static List<Tablet> tablets(
+      Connector conn,
+      String table,
+      String id,
+      Supplier<String> defaultVolume,
+      Configuration hadoop,
+      String clone)
+      throws TableNotFoundException {
+    Scanner s = conn.createScanner(METADATA_TABLE, Authorizations.EMPTY);
+    List<Tablet> tablets = new ArrayList<>();
+    try {
+      s.setRange(new Range(new Text(id + ";"), true, new Text(id + "<"), true));
+      s.fetchColumnFamily(FILE_FAMILY);
+      s.fetchColumn(TABLET_FAMILY, PREV_ROW_QUALIFIER);
+      Text row = null;
+      byte[] prev = null;
+      boolean prevSeen = false;
+      List<DataFile> files = new ArrayList<>();
+      byte[] lastEnd = null;
+      for (Map.Entry<Key, Value> e : s) {
+        Key k = e.getKey();
+        if (row != null && !row.equals(k.getRow())) {
+          lastEnd = addTablet(tablets, table, row, id, prevSeen, prev, lastEnd, files);
+          files = new ArrayList<>();
+          prevSeen = false;
+          prev = null;
+        }
+        row = k.getRow();
+        if (k.getColumnFamily().equals(FILE_FAMILY)) {
+          String entry = k.getColumnQualifier().toString();
+          checkNoTimeSet(table, entry, e.getValue().toString());
+          files.add(file(resolve(entry, id, defaultVolume), hadoop, table));
+        } else {
+          prevSeen = true;
+          prev = prevEndRow(e.getValue().get());
+        }
+      }
+      if (row == null) {
+        throw new StoreException("the metadata table has no tablets of " + clone);
+      }
+      lastEnd = addTablet(tablets, table, row, id, prevSeen, prev, lastEnd, files);
+      if (lastEnd != null) {
+        throw new StoreException(
+            "the metadata of " + clone + " (a clone of " + table + ") has no last tablet");
+      }
+      return tablets;
+    } catch (RuntimeException e) {
+      if (securityCause(e) != null) {
+        throw new Unavailable(
+            "no permission to read the metadata table (" + securityCause(e).getMessage() + ")", e);
+      }
+      throw e;
+    } finally {
+      s.close();
+    }
+  }
+
+  private static AccumuloSecurityException securityCause(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof AccumuloSecurityException ase) {
+        return ase;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Adds the tablet of metadata row {@code row}, checking that it starts where the previous one
+   * ended; returns its end row (null for the last tablet).
+   */
+  private static byte[] addTablet(
+      List<Tablet> tablets,
+      String table,
+      Text row,
+      String id,
+      boolean prevSeen,
+      byte[] prev,
+      byte[] lastEnd,
+      List<DataFile> files) {
+    byte[] r = Arrays.copyOf(row.getBytes(), row.getLength());
+    int p = id.length();
+    byte[] end = r[p] == ';' ? Arrays.copyOfRange(r, p + 1, r.length) : null;
+    if (!prevSeen
+        || !Arrays.equals(prev, lastEnd)
+        || (tablets.isEmpty() != (prev == null))
+        || (end == null && r.length != p + 1)) {
+      throw new StoreException(
+          "the tablets of "
+              + table
+              + "'s clone do not cover its rows in the metadata table (at row "
+              + new String(r, StandardCharsets.UTF_8)
+              + "): run the check again, or with --mode scanner");
+    }
+    Range range =
+        new Range(
+            prev == null ? null : new Text(prev), false, end == null ? null : new Text(end), true);
+    tablets.add(new Tablet(range, List.copyOf(files)));
+    return end;
+  }
+
+  /** The previous tablet's end row as {@code ~tab:~pr} holds it: 0 (none), or 1 and the row. */
+  static byte[] prevEndRow(byte[] v) {
+    if (v.length == 0 || (v[0] != 0 && v[0] != 1) || (v[0] == 0 && v.length != 1)) {
+      throw new StoreException("a tablet's previous end row has an unknown form in the metadata");
+    }
+    return v[0] == 0 ? null : Arrays.copyOfRange(v, 1, v.length);
+  }
+
+  /**
+   * A file entry's value is {@code size,entries} or {@code size,entries,time}; a time (not
+   * negative) means the tablet server gives every cell of the file that timestamp (a bulk import
+   * with the import time set), which a reader of the file cannot see: such a table is read through
+   * the tablet server.
+   */
+  static void checkNoTimeSet(String table, String file, String value) {
+    String[] parts = value.split(",");
+    if (parts.length > 2 && Long.parseLong(parts[2].trim()) >= 0) {
+      throw new Unavailable(
+          "the file "
+              + file
+              + " of "
+              + table
+              + " was bulk imported with its cells' time set by the tablet server",
+          null);
+    }
+  }
+
+  /**
+   * A file entry of the metadata table as a path: an absolute URI as it is; a relative one (tables
+   * from Accumulo before 1.6) under the default volume's {@code tables} directory, as Accumulo
+   * resolves it: {@code ../<table id>/<dir>/<file>} to {@code /<table id>/<dir>/<file>}, {@code
+   * /<dir>/<file>} to {@code /<id>/<dir>/<file>}.
+   */
+  static Path resolve(String entry, String id, Supplier<String> defaultVolume) {
+    if (entry.contains(":")) {
+      return new Path(entry);
+    }
+    String rel;
+    if (entry.startsWith("../")) {
+      rel = entry.substring(2);
+    } else if (entry.startsWith("/")) {
+      rel = "/" + id + entry;
+    } else {
+      throw new StoreException("a file entry of an unknown form in the metadata table: " + entry);
+    }
+    String base = defaultVolume.get();
+    while (base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    return new Path(base + "/tables" + rel);
+  }
+
+  /**
+   * The default volume ({@code instance.dfs.uri} or the default file system, and {@code
+   * instance.dfs.dir}) from the instance's configuration, read once, when a relative file entry
+   * needs it.
+   */
+  private static final class DefaultVolume implements Supplier<String> {
+    private final Connector conn;
+    private final Configuration hadoop;
+    private String volume;
+
+    DefaultVolume(Connector conn, Configuration hadoop) {
+      this.conn = conn;
+      this.hadoop = hadoop;
+    }
+
+    @Override
+    public String get() {
+      if (volume == null) {
+        Map<String, String> site;
+        try {
+          site = conn.instanceOperations().getSystemConfiguration();
+        } catch (AccumuloSecurityException e) {
+          throw new Unavailable(
+              "no permission to read the instance's volumes, which relative file entries need", e);
+        } catch (AccumuloException e) {
+          throw new StoreException("cannot read the instance's configuration: " + e, e);
+        }
+        String uri = site.getOrDefault("instance.dfs.uri", "");
+        if (uri.isEmpty()) {
+          uri = FileSystem.getDefaultUri(hadoop).toString();
+        }
+        String dir = site.getOrDefault("instance.dfs.dir", "/accumulo");
+        volume = uri.replaceAll("/+$", "") + (dir.startsWith("/") ? dir : "/" + dir);
+      }
+      return volume;
+    }
+  }
+
+  /** A file this process can read, and its length. */
+  private static DataFile file(Path path, Configuration hadoop, String table) {
+    try {
+      FileSystem fs = path.getFileSystem(hadoop);
+      FileStatus st = fs.getFileStatus(path);
+      fs.access(path, FsAction.READ);
+      return new DataFile(path, st.getLen());
+    } catch (AccessControlException e) {
+      throw new Unavailable(
+          "no permission to read the file " + path + " of " + table + ": " + e.getMessage(), e);
+    } catch (FileNotFoundException e) {
+      throw new StoreException(
+          "the file " + path + " of " + table + "'s clone does not exist: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the file " + path + " of " + table, e);
+    }
+  }
+
+  /** The scan iterators of a table as Accumulo creates it: the latest version of each cell. */
+  static final Map<String, String> LATEST_VERSION_ONLY =
+      Map.of(
+          "table.iterator.scan.vers",
+          "20,org.apache.accumulo.core.iterators.user.VersioningIterator",
+          "table.iterator.scan.vers.opt.maxVersions",
+          "1");
+
+  /**
+   * Whether the table's only scan iterator is Accumulo's default one: the latest version of each
+   * cell ({@link #LATEST_VERSION_ONLY}).
+   */
+  static boolean latestVersionOnly(Map<String, String> props) {
+    Map<String, String> scan = new TreeMap<>();
+    props.forEach(
+        (k, v) -> {
+          if (k.startsWith("table.iterator.scan.")) {
+            scan.put(k, v);
+          }
+        });
+    return scan.equals(LATEST_VERSION_ONLY);
+  }
+
+  /**
+   * A clone's tablets and its table properties (the scan iterators): opens its cells.
+   *
+   * <p>For a table whose only scan iterator is the default latest-version one, the files are read
+   * without Accumulo's system iterators (deletes, visibility, column filters: four iterator layers
+   * per cell) and the check drops delete markers and labelled cells itself, after the versioning
+   * iterator; the result is the same. With authorizations empty, a cell with a visibility label is
+   * never visible, and versioning keeps labelled and unlabelled cells apart, so filtering them
+   * before or after it is one. A delete marker hides the versions of its cell at or before its
+   * timestamp and sorts before a put of the same timestamp; keeping the first key of each cell (the
+   * versioning iterator) and then dropping it if it is a delete leaves a put exactly when a put is
+   * newer than every delete of the cell — which is what the delete iterator followed by versioning
+   * leaves. Any other scan iterator gets the tablet server's full stack.
+   */
+  static final class TableFiles {
+    final String table;
+    final List<Tablet> tablets;
+    private final Map<String, String> props;
+    private final Configuration hadoop;
+    private final boolean latestOnly;
+
+    TableFiles(
+        String table, List<Tablet> tablets, Map<String, String> props, Configuration hadoop) {
+      this.table = table;
+      this.tablets = tablets;
+      this.props = props;
+      this.hadoop = hadoop;
+      this.latestOnly = latestVersionOnly(props);
+    }
+
+    /**
+     * Opens the first tablet with files and reads its first cell: the table's iterators load and
+     * its files open here, or the check falls back before comparing anything.
+     */
+    void probe() {
+      for (Tablet t : tablets) {
+        if (!t.files().isEmpty()) {
+          try (Scanner s = scanner(t)) {
+            s.iterator().hasNext();
+          } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof AccessControlException) {
+              throw new Unavailable("no permission to read the files of " + table, e);
+            }
+            throw e;
+          } catch (RuntimeException e) {
+            throw new Unavailable(
+                "cannot read the files of " + table + " with its scan iterators: " + e, e);
+          }
+          return;
+        }
+      }
+    }
+
+    /** A scanner over one tablet's files, bounded to its range, with the table's iterators. */
+    Scanner scanner(Tablet t) {
+      RFileSource[] sources = new RFileSource[t.files().size()];
+      try {
+        for (int i = 0; i < sources.length; i++) {
+          DataFile f = t.files().get(i);
+          FSDataInputStream in = f.path().getFileSystem(hadoop).open(f.path());
+          sources[i] = new RFileSource(in, f.length());
+        }
+      } catch (IOException e) {
+        closeAll(sources);
+        throw new UncheckedIOException("cannot open the files of " + table, e);
+      }
+      try {
+        RFile.ScannerOptions opts =
+            RFile.newScanner()
+                .from(sources)
+                .withTableProperties(props)
+                .withAuthorizations(Authorizations.EMPTY)
+                .withBounds(t.range());
+        return (latestOnly ? opts.withoutSystemIterators() : opts).build();
+      } catch (RuntimeException e) {
+        closeAll(sources);
+        throw e;
+      }
+    }
+
+    private static void closeAll(RFileSource[] sources) {
+      for (RFileSource s : sources) {
+        if (s != null) {
+          try {
+            s.getInputStream().close();
+          } catch (IOException e) {
+            log.debug("closing a file: {}", e.toString());
+          }
+        }
+      }
+    }
+
+    /** The table's cells in key order: its tablets one after the other. */
+    ScannerCheck.Cells open() {
+      return new ScannerCheck.Cells() {
+        private int next; // the next tablet to open
+        private Scanner scanner;
+        private Iterator<Map.Entry<Key, Value>> it = java.util.Collections.emptyIterator();
+        private Map.Entry<Key, Value> pending;
+
+        @Override
+        public boolean hasNext() {
+          while (pending == null) {
+            if (!it.hasNext()) {
+              close();
+              while (next < tablets.size() && tablets.get(next).files().isEmpty()) {
+                next++;
+              }
+              if (next == tablets.size()) {
+                return false;
+              }
+              scanner = scanner(tablets.get(next++));
+              it = scanner.iterator();
+              continue;
+            }
+            Map.Entry<Key, Value> e = it.next();
+            Key k = e.getKey();
+            if (!latestOnly || (!k.isDeleted() && k.getColumnVisibilityData().length() == 0)) {
+              pending = e;
+            }
+          }
+          return true;
+        }
+
+        @Override
+        public RawCell next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          RawCell c = ScannerCheck.raw(pending);
+          pending = null;
+          return c;
+        }
+
+        @Override
+        public void close() {
+          if (scanner != null) {
+            scanner.close();
+            scanner = null;
+          }
+          it = java.util.Collections.emptyIterator();
+          pending = null;
+        }
+      };
+    }
+  }
+}
