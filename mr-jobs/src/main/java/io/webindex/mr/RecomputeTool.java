@@ -588,7 +588,8 @@ public final class RecomputeTool extends Configured implements Tool {
       int reducers = Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
       long sortBuffer = conf.getInt("mapreduce.task.io.sort.mb", 100) * (1L << 20);
       long inMemory = Math.min(sortBuffer, (long) (maxHeap * SHUFFLE_HEAP_SHARE / reducers));
-      double share = conf.getDouble("mapreduce.reduce.shuffle.input.buffer.percent", 0.70);
+      double share =
+          conf.getDouble("mapreduce.reduce.shuffle.input.buffer.percent", SHUFFLE_HEAP_SHARE);
       setIfUnset(
           conf, "mapreduce.reduce.memory.totalbytes", Long.toString((long) (inMemory / share)));
     }

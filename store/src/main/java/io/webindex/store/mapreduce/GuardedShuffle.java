@@ -2,7 +2,6 @@ package io.webindex.store.mapreduce;
 
 import java.io.IOException;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
-import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 
 /**
@@ -29,13 +28,11 @@ public class GuardedShuffle<K, V> extends Shuffle<K, V> {
   @Override
   public RawKeyValueIterator run() throws IOException, InterruptedException {
     try {
-      if (context.getReduceId().getTaskType() == TaskType.REDUCE) {
-        IOException fault =
-            TaskGuard.pluginFault(
-                context.getJobConf(), context.getReduceId(), SHUFFLE_FAULT, "the shuffle");
-        if (fault != null) {
-          throw fault;
-        }
+      IOException fault =
+          TaskGuard.pluginFault(
+              context.getJobConf(), context.getReduceId(), SHUFFLE_FAULT, "the shuffle");
+      if (fault != null) {
+        throw fault;
       }
       return super.run();
     } catch (IOException | InterruptedException | RuntimeException | Error e) {

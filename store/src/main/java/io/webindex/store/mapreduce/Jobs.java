@@ -89,10 +89,6 @@ public final class Jobs {
     }
   }
 
-  /**
-   * Why a job failed: the exception a failed task attempt recorded (the earliest), else the
-   * framework's failure info or a task's first diagnostic line, else a pointer to the logs.
-   */
   /** What to change when a task's exception says what it ran out of. */
   static String hint(String taskError) {
     if (taskError.contains("OutOfMemoryError")) {
@@ -104,6 +100,10 @@ public final class Jobs {
     return "";
   }
 
+  /**
+   * Why a job failed: the exception a failed task attempt recorded (the earliest), else the
+   * framework's failure info or a task's first diagnostic line, else a pointer to the logs.
+   */
   static String failure(Job job, FileSystem fs, Path errorsDir) {
     List<FileStatus> recorded = new ArrayList<>();
     try {
