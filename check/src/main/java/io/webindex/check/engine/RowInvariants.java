@@ -34,10 +34,6 @@ public final class RowInvariants {
     this.facts = facts;
   }
 
-  public void accept(Cell c) {
-    accept(RawCell.of(c));
-  }
-
   public void accept(RawCell raw) {
     if (first == null || !RawCell.sameRow(raw, first)) {
       finishRow();

@@ -11,11 +11,6 @@ import java.util.Iterator;
 public final class TableDiff {
   private TableDiff() {}
 
-  public static void diff(
-      Iterator<Cell> expected, Iterator<Cell> actual, Exclusions skip, CheckListener listener) {
-    diffRaw(RawCells.of(expected), RawCells.of(actual), skip, listener);
-  }
-
   public static void diffRaw(
       Iterator<RawCell> expected,
       Iterator<RawCell> actual,
