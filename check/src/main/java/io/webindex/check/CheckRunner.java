@@ -105,6 +105,17 @@ public final class CheckRunner {
    */
   public CheckReport run(RunRecord run, String actualTable, long applied, Mode mode)
       throws Exception {
+    return run(run, actualTable, applied, applied, mode);
+  }
+
+  /**
+   * As {@link #run(RunRecord, String, long, Mode)}, skipping the cells of batches up to {@code
+   * excludeUpTo} (at least {@code applied}): batches a loader that runs during the comparison may
+   * apply.
+   */
+  public CheckReport run(
+      RunRecord run, String actualTable, long applied, long excludeUpTo, Mode mode)
+      throws Exception {
     if (run.status() != RunRecord.Status.SUCCEEDED) {
       throw new StoreException(
           "run "
@@ -133,7 +144,7 @@ public final class CheckRunner {
             run.table(),
             new RawPageStore(cfg.storeRoot(), hadoop),
             run.snapshot(),
-            applied,
+            Math.max(applied, excludeUpTo),
             cfg.readLimits());
     Mode m = mode;
     if (m == Mode.AUTO) {

@@ -1,6 +1,7 @@
 package io.webindex.check;
 
 import io.webindex.check.engine.CheckReport;
+import io.webindex.check.fluo.LiveProbe;
 import io.webindex.check.fluo.SeedCheck;
 import io.webindex.check.report.CheckReportConsole;
 import io.webindex.check.report.CheckReportHtml;
@@ -10,6 +11,7 @@ import io.webindex.core.args.ArgsException;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.JobSecrets;
+import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
@@ -21,6 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -36,14 +40,17 @@ import org.apache.hadoop.util.ToolRunner;
 /**
  * {@code check}: compares a batch run's table with the Fluo-maintained table and checks both
  * tables' invariants; writes {@code check.json} and {@code check.html}, prints a summary; exit
- * status 0 iff consistent, 1 if not, 2 for a usage or configuration error. {@code --served} instead
- * of {@code --actual TABLE} compares with the table the served pointer names (for a scheduler,
- * which cannot know it in advance); an {@code --out} with a scheme ({@code hdfs:///…}) is written
- * through Hadoop's file system.
+ * status 0 iff consistent, 1 if not, 2 for a usage or configuration error (or a live side that did
+ * not settle). {@code --served} instead of {@code --actual TABLE} compares with the table the
+ * served pointer names (for a scheduler, which cannot know it in advance); without {@code
+ * --applied} it also learns which batch the application that maintains it has applied, once no work
+ * of it is in flight (waiting up to {@code --settle} seconds), and skips what batches newer than
+ * the snapshot changed; an {@code --out} with a scheme ({@code hdfs:///…}) is written through
+ * Hadoop's file system.
  *
  * <pre>
  * hadoop jar webindex-mr-jobs-*-job.jar io.webindex.check.CheckTool \
- *     --webindex-conf FILE --run ID (--actual TABLE | --served) [--applied A]
+ *     --webindex-conf FILE --run ID (--actual TABLE | --served [--settle S]) [--applied A]
  *     [--mode auto|files|scanner|mapreduce] [--out DIR]
  * </pre>
  */
@@ -69,8 +76,8 @@ public final class CheckTool extends Configured implements Tool {
   }
 
   static String usage() {
-    return "usage: check [--webindex-conf FILE] --run ID (--actual TABLE | --served) [--applied A]"
-        + " [--mode auto|files|scanner|mapreduce] [--out DIR] [--fluo [--embedded]]";
+    return "usage: check [--webindex-conf FILE] --run ID (--actual TABLE | --served [--settle S])"
+        + " [--applied A] [--mode auto|files|scanner|mapreduce] [--out DIR] [--fluo [--embedded]]";
   }
 
   @Override
@@ -100,6 +107,12 @@ public final class CheckTool extends Configured implements Tool {
     } else {
       write(report, Paths.get(outDir));
     }
+    record(
+        cfg,
+        report,
+        HADOOP_URI.matcher(outDir).matches()
+            ? outDir + "/check.html"
+            : Paths.get(outDir).toAbsolutePath().normalize().resolve("check.html").toString());
     out.println(CheckReportConsole.summary(report));
     out.flush();
     return report.consistent() ? 0 : INCONSISTENT;
@@ -117,7 +130,22 @@ public final class CheckTool extends Configured implements Tool {
       Long applied,
       CheckRunner.Mode mode,
       boolean fluo,
-      boolean embedded) {}
+      boolean embedded,
+      Duration settle) {
+    /** Options with the default {@code --settle} ({@link #DEFAULT_SETTLE}). */
+    public Options(
+        String runId,
+        String actual,
+        Long applied,
+        CheckRunner.Mode mode,
+        boolean fluo,
+        boolean embedded) {
+      this(runId, actual, applied, mode, fluo, embedded, DEFAULT_SETTLE);
+    }
+  }
+
+  /** How long {@code --served} waits by default for the live side to settle. */
+  public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(300);
 
   /**
    * The typed entry point: the consistency check as {@code check} runs it, without writing or
@@ -131,21 +159,105 @@ public final class CheckTool extends Configured implements Tool {
       throws Exception {
     Connector conn = AccumuloConnections.connect(cfg);
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
-    String actual = o.actual() == null ? servedTable(registry, cfg) : o.actual();
     RunRecord run =
         registry
             .get(o.runId())
             .orElseThrow(
                 () ->
                     new IllegalArgumentException("no run " + o.runId() + " in " + cfg.metaTable()));
-    long applied = o.applied() != null ? o.applied() : run.snapshot();
     Configuration conf = new Configuration(hadoop);
     conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
-    CheckReport report = new CheckRunner(cfg, conn, conf).run(run, actual, applied, o.mode());
+    CheckReport report;
+    long applied;
+    if (o.actual() == null && o.applied() == null) {
+      report = checkLive(cfg, conn, conf, run, o);
+      applied = report.fluoApplied();
+    } else {
+      String actual = o.actual() == null ? servedTable(registry, cfg) : o.actual();
+      applied = o.applied() != null ? o.applied() : run.snapshot();
+      report = new CheckRunner(cfg, conn, conf).run(run, actual, applied, o.mode());
+    }
     if (o.fluo()) {
       report = withSeed(report, SeedCheck.ofServedApp(cfg, conn, conf, run, applied, o.embedded()));
     }
     return report;
+  }
+
+  /**
+   * Records the verdict as the last check ({@link RunRegistry#recordCheck}), for the health page
+   * and {@code status}. A failure to record is reported, not fatal: the report is written.
+   */
+  private static void record(WebindexConfig cfg, CheckReport r, String reportPath) {
+    try {
+      new RunRegistry(AccumuloConnections.connect(cfg), cfg.metaTable())
+          .ensureTable()
+          .recordCheck(
+              new RunRegistry.LastCheck(
+                  r.consistent() ? "CONSISTENT" : "INCONSISTENT",
+                  r.runId(),
+                  r.actualTable(),
+                  r.fluoApplied(),
+                  r.differences(),
+                  r.invariantViolations(),
+                  r.finished(),
+                  reportPath));
+    } catch (RuntimeException e) {
+      System.err.println(
+          "check: could not record the verdict in " + cfg.metaTable() + ": " + e.getMessage());
+    }
+  }
+
+  /** How often {@code --served} compares again when batches keep arriving during a comparison. */
+  static final int LIVE_ATTEMPTS = 3;
+
+  /**
+   * {@code --served} without {@code --applied}: the check learns the live side itself. It waits (up
+   * to {@code settle}) until the application that maintains the served table is idle and has
+   * applied at least the run's snapshot ({@link LiveProbe#settle}), takes the batch it then has
+   * applied as the applied batch, and skips the cells of every batch after the snapshot up to the
+   * newest complete one in the store (the loader may apply those during the comparison). When a
+   * newer batch became complete during the comparison, its changes may be half in the table: it
+   * compares again, up to {@link #LIVE_ATTEMPTS} times.
+   */
+  private static CheckReport checkLive(
+      WebindexConfig cfg, Connector conn, Configuration conf, RunRecord run, Options o)
+      throws Exception {
+    RawPageStore store = new RawPageStore(cfg.storeRoot(), conf);
+    CheckReport report = null;
+    for (int attempt = 1; attempt <= LIVE_ATTEMPTS; attempt++) {
+      LiveProbe.Settled live = LiveProbe.settle(cfg, run.snapshot(), o.settle());
+      long upTo = Math.max(live.applied(), newestBatch(store));
+      report =
+          new CheckRunner(cfg, conn, conf)
+              .run(run, live.table(), live.applied(), upTo, o.mode())
+              .withLive(
+                  new CheckReport.Live(
+                      live.app(),
+                      live.applied(),
+                      live.pendingAtStart(),
+                      live.waited().toMillis(),
+                      upTo,
+                      attempt));
+      long newest = newestBatch(store);
+      if (newest <= upTo) {
+        return report;
+      }
+      System.err.printf(
+          "check: batch %d became complete during the comparison (its changes may be half in the"
+              + " table): comparing again%n",
+          newest);
+    }
+    throw new StoreException(
+        "batches kept arriving during "
+            + LIVE_ATTEMPTS
+            + " comparisons of the served table: run the check again later (last: "
+            + CheckReportConsole.summary(report).lines().findFirst().orElse("")
+            + ")");
+  }
+
+  private static long newestBatch(RawPageStore store) throws IOException {
+    List<RawPageStore.Batch> b = store.batches();
+    return b.isEmpty() ? -1 : b.get(b.size() - 1).seq();
   }
 
   /**
@@ -163,7 +275,7 @@ public final class CheckTool extends Configured implements Tool {
     Args a =
         ToolConfig.args(
             args,
-            Set.of("run", "actual", "applied", "mode", "out"),
+            Set.of("run", "actual", "applied", "mode", "out", "settle"),
             Set.of("fluo", "embedded", "served"));
     if (!a.helpRequested()) {
       options(a);
@@ -192,7 +304,8 @@ public final class CheckTool extends Configured implements Tool {
         a.has("applied") ? a.longValue("applied", 0) : null,
         m,
         a.has("fluo"),
-        a.has("embedded"));
+        a.has("embedded"),
+        Duration.ofSeconds(a.nonNegative("settle", DEFAULT_SETTLE.toSeconds())));
   }
 
   /** {@code --served}: the table the served pointer of {@code <prefix>_meta} names. */

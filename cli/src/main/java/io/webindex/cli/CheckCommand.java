@@ -28,20 +28,30 @@ final class CheckCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex check --run ID --actual TABLE [--applied A] [--mode M] [--out DIR]
-                                  [--fluo [--embedded]] [--conf FILE] [--json]
+        usage: bin/webindex check --run ID (--actual TABLE | --served [--settle S]) [--applied A]
+                                  [--mode M] [--out DIR] [--fluo [--embedded]] [--conf FILE]
+                                  [--json]
 
         Compares the query table of batch run ID (the truth) with TABLE (the Fluo-maintained
         table), cell for cell, and checks both tables' invariants (pagecount = rank columns,
         incount = inlinks columns, one t: row and one rank per seen URI with its incount, no
         orphans). Cells that batches newer than the run's snapshot (up to A) may have changed are
         skipped, not reported. Writes DIR/check.json and DIR/check.html and prints a summary.
-        Exit status: 0 consistent, 1 inconsistent, 2 a usage or configuration error.
+        Exit status: 0 consistent, 1 inconsistent, 2 a usage or configuration error, or a live
+        side that did not settle (--served).
 
           --run ID       the batch run to compare against
           --actual TABLE the Fluo-maintained query table
+          --served       the served table, as a scheduler checks it while the loader and the
+                         Fluo services run: the check learns which batch the application that
+                         maintains it has applied, waits until none of its work is in flight
+                         (notifications not yet exported), and skips what the batches after the
+                         snapshot changed (up to the newest complete one: the loader may apply
+                         it meanwhile); the report says what it waited for and skipped. Needs
+                         the application's oracle running
+          --settle S     with --served: wait at most S seconds for the live side (default 300)
           --applied A    the highest batch the Fluo application applied (default: the run's
-                         snapshot, i.e. the loader was paused there)
+                         snapshot, i.e. the loader was paused there; with --served: learned)
           --mode M       auto (default), files (one process reading clones of both tables'
                          files; needs CREATE_TABLE and WRITE on both tables), scanner (one
                          process reading through the tablet servers) or mapreduce (one map task
@@ -64,8 +74,8 @@ final class CheckCommand implements Command {
     Args args =
         Args.parse(
             raw,
-            Set.of(Cli.CONF_OPTION, "run", "actual", "applied", "mode", "out"),
-            Set.of("fluo", "embedded", "json"));
+            Set.of(Cli.CONF_OPTION, "run", "actual", "applied", "mode", "out", "settle"),
+            Set.of("fluo", "embedded", "json", "served"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
       return 0;
@@ -73,12 +83,14 @@ final class CheckCommand implements Command {
     args.expectPositionals(0, "");
     Cli.Loaded loaded = ctx.config(args.value(Cli.CONF_OPTION).orElse(null));
     List<String> toolArgs = new ArrayList<>(List.of("--webindex-conf", loaded.source().toString()));
-    toolArgs.addAll(
-        List.of(
-            "--run",
-            args.required("run", "the batch run"),
-            "--actual",
-            args.required("actual", "the Fluo-maintained table")));
+    toolArgs.addAll(List.of("--run", args.required("run", "the batch run")));
+    if (args.has("served")) {
+      toolArgs.add("--served");
+      args.value("actual").ifPresent(v -> toolArgs.addAll(List.of("--actual", v)));
+    } else {
+      toolArgs.addAll(List.of("--actual", args.required("actual", "the Fluo-maintained table")));
+    }
+    args.value("settle").ifPresent(v -> toolArgs.addAll(List.of("--settle", v)));
     args.value("applied").ifPresent(v -> toolArgs.addAll(List.of("--applied", v)));
     args.value("mode").ifPresent(v -> toolArgs.addAll(List.of("--mode", v)));
     if (args.has("fluo")) {

@@ -5,6 +5,7 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.FluoServices;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -47,22 +48,24 @@ final class FluoServiceCommand implements Command {
           usage: bin/webindex fluo-worker [--app NAME] [--threads N] [--max-scan-interval S]
                                           [--conf FILE]
 
-          Runs one worker of a Fluo application in this process until Ctrl-C or SIGTERM: it
-          runs the application's observers (the combine queues and the exporter that writes the
-          query table). Start as many as the load needs, on any hosts, and stop or add them at
-          any time; the oracle must run too (fluo-oracle). The worker serves one application
-          for its whole life: after a cut-over, start workers of the new application and stop
-          these. Needs the password locally (the configuration), never in ZooKeeper.
+          Runs a worker in this process until Ctrl-C or SIGTERM: it runs the application's
+          observers (the combine queues and the exporter that writes the query table). Without
+          --app it follows the served pointer: it serves the application that maintains the
+          served table and the one a reconcile or fluo-init is bringing up (its catch-up runs
+          here), and stops serving the old one after the switch by itself — start it once and
+          leave it running. Start as many as the load needs, on any hosts, and stop or add them
+          at any time; an oracle must run too (fluo-oracle). Needs the password locally (the
+          configuration), never in ZooKeeper.
 
-            --app NAME               the application (default: the one that maintains the
-                                     served table, else webindex.fluo.app)
+            --app NAME               serve only this application, for the process's whole
+                                     life (default: follow the served pointer)
             --threads N              observer threads (default 10)
             --max-scan-interval S    longest pause between two scans for new notifications
-                                     when there are none (default 10 seconds)
+                                     when there are none (default 1 second)
             --conf FILE              webindex configuration (default: conf/webindex.properties,
                                      else the running `bin/webindex dev` instance)
 
-          exit status: 2 refused (bad options, the application is not initialised); stopped by
+          exit status: 2 refused (bad options, the --app application is not initialised); stopped by
           Ctrl-C or SIGTERM, 130 or 143 once the worker stopped
           """;
     }
@@ -70,17 +73,19 @@ final class FluoServiceCommand implements Command {
         usage: bin/webindex fluo-oracle [--app NAME] [--conf FILE]
 
         Runs the oracle of a Fluo application (it hands out the transactions' timestamps) in
-        this process until Ctrl-C or SIGTERM. One per application; a second one stands by and
-        takes over when the first stops. Loading, the catch-up of fluo-init and reconcile
-        without --embedded, and the workers need it. It serves one application for its whole
-        life: after a cut-over, start the new application's oracle and stop this one.
+        this process until Ctrl-C or SIGTERM. Without --app it follows the served pointer: it
+        serves the application that maintains the served table and the one a reconcile or
+        fluo-init is bringing up, and stops serving the old one after the switch by itself.
+        One oracle per application is active; a second process stands by and takes over when
+        the first stops. Loading, the catch-up of fluo-init and reconcile without --embedded,
+        and the workers need it.
 
-          --app NAME     the application (default: the one that maintains the served table,
-                         else webindex.fluo.app)
+          --app NAME     serve only this application, for the process's whole life (default:
+                         follow the served pointer)
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)
 
-        exit status: 2 refused (bad options, the application is not initialised); stopped by
+        exit status: 2 refused (bad options, the --app application is not initialised); stopped by
         Ctrl-C or SIGTERM, 130 or 143 once the oracle stopped
         """;
   }
@@ -107,7 +112,9 @@ final class FluoServiceCommand implements Command {
                         (int) FluoServices.DEFAULT_MAX_SCAN_INTERVAL.toSeconds())))
             : null;
     WebindexConfig cfg = ctx.config(args.value(Cli.CONF_OPTION).orElse(null)).config();
-    String app = FluoServices.application(cfg, args.value("app").filter(a -> !a.isEmpty()));
+    Optional<String> pinned = args.value("app").filter(a -> !a.isEmpty());
+    // with --app: that application for the process's whole life, refused when not initialised
+    String app = pinned.isPresent() ? FluoServices.application(cfg, pinned) : null;
     CountDownLatch done = new CountDownLatch(1);
     Thread hook =
         new Thread(
@@ -122,7 +129,14 @@ final class FluoServiceCommand implements Command {
             "webindex-" + name() + "-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      if (worker) {
+      if (app == null) {
+        FluoServices.runFollowing(
+            cfg,
+            worker ? FluoServices.Role.WORKER : FluoServices.Role.ORACLE,
+            w,
+            ctx::awaitStop,
+            ctx.err());
+      } else if (worker) {
         FluoServices.runWorker(cfg, app, w, ctx::awaitStop, ctx.err());
       } else {
         FluoServices.runOracle(cfg, app, ctx::awaitStop, ctx.err());

@@ -94,7 +94,9 @@ public final class Cutover {
       throw new StoreException(
           "the table of run " + o.runId() + " (" + run.table() + ") was dropped");
     }
-    Optional<RunRegistry.Served> before = runs.served();
+    // the served pointer as this cut-over found it: the switch happens only if it is unchanged
+    RunRegistry.ServedVersion start = runs.servedVersion();
+    Optional<RunRegistry.Served> before = start.served();
     String previousTable = before.map(RunRegistry.Served::table).orElse("");
     String previousApp = WebindexApp.currentApp(cfg, conn);
     String app = o.app();
@@ -122,6 +124,7 @@ public final class Cutover {
                 + o.runId()
                 + "` to start a new application beside it");
       }
+      refuseRunningProcesses(app);
       WebindexApp.initializeFromRun(cfg, run, hadoop, app);
       say(
           "Fluo application %s initialised from run %s (snapshot %d)",
@@ -130,8 +133,18 @@ public final class Cutover {
       say("resuming Fluo application %s of run %s", app, run.runId());
     }
 
+    boolean alreadyServed =
+        before.isPresent()
+            && before.get().table().equals(run.table())
+            && before.get().fluoApp().equals(app);
+    if (!alreadyServed) {
+      // the Fluo services that follow the served pointer serve this application from now on too,
+      // so that its catch-up runs on them, and the retention keeps it
+      runs.setCutoverTarget(
+          new RunRegistry.CutoverTarget(app, run.runId(), run.table(), Instant.now()));
+    }
     long newest = newestBatch();
-    CatchUp c = catchUp(app, run.snapshot(), o.embedded(), newest, o.workerWait());
+    CatchUp c = catchUp(app, run.snapshot(), o.embedded(), resume, newest, o.workerWait());
     if (c.waiting() != null) {
       return new Result(
           run,
@@ -147,23 +160,11 @@ public final class Cutover {
           c.batches());
     }
     RunRegistry.Served now;
-    boolean alreadyServed =
-        before.isPresent()
-            && before.get().table().equals(run.table())
-            && before.get().fluoApp().equals(app);
     if (alreadyServed) {
       now = before.get();
     } else {
-      try {
-        now = runs.serve(run, app);
-      } catch (StoreException e) {
-        throw new StoreException(
-            "the switch failed; "
-                + (previousTable.isEmpty() ? "nothing" : previousTable)
-                + " is still served: "
-                + e.getMessage(),
-            e);
-      }
+      now = switchTo(runs, run, app, start, previousTable);
+      runs.clearCutoverTarget(app);
     }
     List<String> dropped = o.retention() ? applyRetention(runs) : List.of();
     return new Result(
@@ -178,6 +179,67 @@ public final class Cutover {
         dropped,
         null,
         c.batches());
+  }
+
+  /**
+   * The switch: one compare-and-set against the served pointer as this cut-over found it. When
+   * another cut-over (or a rollback) switched it in between, this one does not switch back over
+   * that newer decision: it refuses, and a repeat of the command decides afresh.
+   */
+  private static RunRegistry.Served switchTo(
+      RunRegistry runs,
+      RunRecord run,
+      String app,
+      RunRegistry.ServedVersion start,
+      String previousTable) {
+    Optional<RunRegistry.Served> now;
+    try {
+      now = runs.serveIfUnchanged(run, app, start);
+    } catch (StoreException e) {
+      throw new StoreException(
+          "the switch failed; "
+              + (previousTable.isEmpty() ? "nothing" : previousTable)
+              + " is still served: "
+              + e.getMessage(),
+          e);
+    }
+    if (now.isPresent()) {
+      return now.get();
+    }
+    Optional<RunRegistry.Served> other = runs.served();
+    if (other.isPresent()
+        && other.get().table().equals(run.table())
+        && other.get().fluoApp().equals(app)) {
+      return other.get(); // a repeat of this cut-over switched meanwhile
+    }
+    throw new StoreException(
+        "the served table changed while this cut-over caught up (another cut-over or a rollback"
+            + " made "
+            + other.map(x -> x.table() + " of run " + x.runId()).orElse("nothing")
+            + " the served one): this one does not switch back over that newer decision. Nothing"
+            + " was switched; run the command again if run "
+            + run.runId()
+            + " is still the one to serve");
+  }
+
+  /**
+   * Before an application is (re)initialised: none of its oracles and workers may run, since
+   * initialising clears the state they work on. Services that follow the served pointer never serve
+   * an application while it initialises; services started with {@code --app} must be stopped.
+   */
+  private void refuseRunningProcesses(String app) {
+    WebindexApp.Processes p = WebindexApp.processes(cfg, app);
+    if (p.oracle() || p.workers() > 0) {
+      throw new StoreException(
+          "Fluo application "
+              + app
+              + " cannot be initialised while "
+              + (p.oracle() ? "an oracle" + (p.workers() > 0 ? " and " : "") : "")
+              + (p.workers() > 0 ? p.workers() + " worker(s)" : "")
+              + " of it run: initialising clears the state they work on. Stop them (fluo-oracle"
+              + " and fluo-worker processes of it), then run this command again; nothing was"
+              + " changed");
+    }
   }
 
   /** An application started from this run, whose initialisation completed and that still exists. */
@@ -201,7 +263,8 @@ public final class Cutover {
 
   private record CatchUp(long applied, BatchApplier.Result batches, String waiting) {}
 
-  private CatchUp catchUp(String app, long snapshot, boolean embedded, long newest, Duration wait)
+  private CatchUp catchUp(
+      String app, long snapshot, boolean embedded, boolean resumed, long newest, Duration wait)
       throws IOException {
     if (embedded) {
       try (FluoSession fluo = FluoSession.embedded(cfg, app, FluoSession.WORKER_THREADS)) {
@@ -211,12 +274,13 @@ public final class Cutover {
         return new CatchUp(r.appliedAfter(), r, null);
       }
     }
-    if (newest <= snapshot) {
-      // no batch after the run's snapshot: nothing to catch up (the seed's resume point is the
-      // snapshot, and an application of the run applied no batch the store does not hold)
+    if (!resumed && newest <= snapshot) {
+      // a new application and no batch after the run's snapshot: nothing to catch up and nothing
+      // in flight (the seed sets no notification)
       return new CatchUp(snapshot, null, null);
     }
     // a Fluo client needs the oracle for every read: never block on one that does not run
+    Instant until = Instant.now().plus(wait);
     WebindexApp.Processes p = FluoSession.awaitProcesses(cfg, app, wait);
     if (!p.oracle() || p.workers() == 0) {
       return new CatchUp(
@@ -235,6 +299,28 @@ public final class Cutover {
     try (FluoSession fluo = FluoSession.running(cfg, app)) {
       BatchApplier.Result r =
           new BatchApplier(fluo.client(), cfg, hadoop, progress).applyPending(null);
+      // the switch must not come before the catch-up is in the table: wait for its workers
+      Duration left = Duration.between(Instant.now(), until);
+      Idleness.Result idle = fluo.awaitIdle(left.isNegative() ? Duration.ZERO : left);
+      if (!idle.idle()) {
+        return new CatchUp(
+            r.appliedAfter(),
+            r,
+            String.format(
+                "Fluo application %s applied batches up to %d, but its workers have not finished"
+                    + " exporting them to %s (%d notifications pending after %d s): run this"
+                    + " command again, with a longer --wait if the workers are slow; it resumes"
+                    + " from here. The served table is unchanged.",
+                app,
+                r.appliedAfter(),
+                WebindexApp.fluoTable(cfg, app),
+                idle.pending(),
+                idle.waited().toSeconds()));
+      }
+      say(
+          "Fluo application %s caught up to batch %d and exported it (waited %d ms for its"
+              + " workers)",
+          app, r.appliedAfter(), idle.waited().toMillis());
       return new CatchUp(r.appliedAfter(), r, null);
     }
   }

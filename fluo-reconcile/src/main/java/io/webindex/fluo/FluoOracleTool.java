@@ -8,8 +8,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
 
 /**
- * {@code fluo-oracle}: runs the oracle of a Fluo application until SIGTERM or Ctrl-C ({@link
- * FluoServices#runOracle}).
+ * {@code fluo-oracle}: runs the oracle of a Fluo application until SIGTERM or Ctrl-C: of the
+ * application {@code --app} names ({@link FluoServices#runOracle}), else of every application that
+ * has to run, following the served pointer through cut-overs ({@link FluoServices#runFollowing}).
  *
  * <pre>
  * hadoop jar webindex-mr-jobs-job.jar io.webindex.fluo.FluoOracleTool \
@@ -52,5 +53,10 @@ public final class FluoOracleTool extends FluoServiceTool {
   void serve(WebindexConfig cfg, String app, Args a, LoadTool.StopSignal stop)
       throws InterruptedException {
     FluoServices.runOracle(cfg, app, stop, err);
+  }
+
+  @Override
+  void follow(WebindexConfig cfg, Args a, LoadTool.StopSignal stop) throws InterruptedException {
+    FluoServices.runFollowing(cfg, FluoServices.Role.ORACLE, null, stop, err);
   }
 }

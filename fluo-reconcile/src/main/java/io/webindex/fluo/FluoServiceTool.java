@@ -54,6 +54,13 @@ abstract class FluoServiceTool extends Configured implements Tool {
   abstract void serve(WebindexConfig cfg, String app, Args a, LoadTool.StopSignal stop)
       throws InterruptedException;
 
+  /**
+   * Without {@code --app}: serves every application that has to run ({@link
+   * FluoServices#runFollowing}).
+   */
+  abstract void follow(WebindexConfig cfg, Args a, LoadTool.StopSignal stop)
+      throws InterruptedException;
+
   /** Checks the options as {@link #run} does; the worker's override checks its own. */
   void check(Args a) {}
 
@@ -85,10 +92,17 @@ abstract class FluoServiceTool extends Configured implements Tool {
       }
       check(a);
       WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.");
-      String app = FluoServices.application(cfg, a.value("app"));
+      java.util.Optional<String> pinned = a.value("app").filter(x -> !x.isBlank());
+      // with --app: that application for the process's whole life, refused when not initialised
+      String app = pinned.isPresent() ? FluoServices.application(cfg, pinned) : null;
       Runtime.getRuntime().addShutdownHook(hook);
       hooked = true;
-      serve(cfg, app, a, millis -> stop.await(millis, TimeUnit.MILLISECONDS));
+      LoadTool.StopSignal signal = millis -> stop.await(millis, TimeUnit.MILLISECONDS);
+      if (app != null) {
+        serve(cfg, app, a, signal);
+      } else {
+        follow(cfg, a, signal);
+      }
       return OK;
     } catch (IllegalArgumentException | StoreException | UncheckedIOException e) {
       err.println(name() + ": " + e.getMessage());

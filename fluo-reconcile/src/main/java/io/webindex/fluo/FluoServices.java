@@ -2,10 +2,15 @@ package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
+import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.config.FluoConfiguration;
@@ -39,10 +44,39 @@ public final class FluoServices {
    * Default longest pause between two scans for notifications when a worker finds none (Fluo's
    * default, five minutes, would delay the first change after a quiet period by as much).
    */
-  public static final Duration DEFAULT_MAX_SCAN_INTERVAL = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_MAX_SCAN_INTERVAL = Duration.ofSeconds(1);
+
+  /**
+   * Shortest pause between two scans for notifications (Fluo's default, five seconds, made every
+   * hop of a change through the queues wait that long even when the worker was busy).
+   */
+  static final int MIN_SCAN_INTERVAL_MS = 100;
 
   /** How often a running service looks whether its application is still the served one. */
   static final Duration SERVED_CHECK = Duration.ofSeconds(30);
+
+  /**
+   * How often a service that follows the served pointer looks which applications to serve: a
+   * cut-over's catch-up waits this long at most for the services to take its application up.
+   */
+  public static final Duration FOLLOW_INTERVAL = Duration.ofSeconds(1);
+
+  /** What a process runs for each application it serves. */
+  public enum Role {
+    ORACLE("oracle"),
+    WORKER("worker");
+
+    private final String label;
+
+    Role(String label) {
+      this.label = label;
+    }
+
+    @Override
+    public String toString() {
+      return label;
+    }
+  }
 
   /** What a worker runs with. */
   public record WorkerOptions(int threads, Duration maxScanInterval) {
@@ -122,13 +156,164 @@ public final class FluoServices {
       PrintWriter progress)
       throws InterruptedException {
     FluoConfiguration fc = prepare(cfg, app);
+    workerSettings(fc, o);
+    run(cfg, app, "worker", FluoFactory.newWorker(fc), stop, progress);
+  }
+
+  /**
+   * Runs, until {@code stop} says so, an oracle or a worker (by {@code role}) of every application
+   * that has to run: the one that maintains the served table and the one a cut-over ({@code
+   * reconcile}, {@code fluo-init}) is bringing up ({@link RunRegistry#cutoverTarget}), so that its
+   * catch-up runs here. Looks again every {@link #FOLLOW_INTERVAL}: starts what a cut-over or an
+   * initialisation made necessary, and stops serving an application once it is neither served nor
+   * being brought up, or while it is (re)initialised. No restart and no second set of processes:
+   * several such processes on several hosts all follow the same pointer, and two oracles of one
+   * application elect one, the other standing by. A brief failure to read the pointer or to start a
+   * service is reported and retried at the next look; what runs keeps running meanwhile.
+   *
+   * @param worker the worker's settings (ignored for the oracle)
+   */
+  public static void runFollowing(
+      WebindexConfig cfg,
+      Role role,
+      WorkerOptions worker,
+      LoadTool.StopSignal stop,
+      PrintWriter progress)
+      throws InterruptedException {
+    if (!silenceConfigurationPrint()) {
+      throw new StoreException(
+          "the logging configuration lets Fluo print the application's configuration, the"
+              + " Accumulo password included, at INFO: set the level of logger "
+              + CONFIGURATION_LOGGER
+              + " to WARN");
+    }
+    Map<String, FluoService> running = new LinkedHashMap<>();
+    say(
+        progress,
+        "Fluo %s following the served application (ZooKeeper %s/fluo): it serves the application"
+            + " that maintains the served table and the one a cut-over brings up; stop it with"
+            + " Ctrl-C or SIGTERM",
+        role,
+        cfg.zookeepers());
+    String lastProblem = null;
+    boolean toldIdle = false;
+    try {
+      do {
+        Set<String> wanted;
+        try {
+          wanted = wanted(cfg);
+        } catch (RuntimeException e) {
+          String problem = "cannot read which applications to serve: " + e.getMessage();
+          if (!problem.equals(lastProblem)) {
+            say(progress, "Fluo %s: %s; trying again, what runs keeps running", role, problem);
+            lastProblem = problem;
+          }
+          continue;
+        }
+        for (var it = running.entrySet().iterator(); it.hasNext(); ) {
+          Map.Entry<String, FluoService> e = it.next();
+          if (!wanted.contains(e.getKey())) {
+            say(
+                progress,
+                "Fluo application %s is no longer served nor being brought up: stopping its %s",
+                e.getKey(),
+                role);
+            stopQuietly(e.getValue(), role, e.getKey(), progress);
+            say(progress, "Fluo %s of application %s stopped", role, e.getKey());
+            it.remove();
+          }
+        }
+        for (String app : wanted) {
+          if (running.containsKey(app)) {
+            continue;
+          }
+          try {
+            FluoConfiguration fc = WebindexApp.connection(cfg, app);
+            if (role == Role.WORKER) {
+              workerSettings(fc, worker);
+            }
+            FluoService service =
+                role == Role.WORKER ? FluoFactory.newWorker(fc) : FluoFactory.newOracle(fc);
+            service.start();
+            running.put(app, service);
+            lastProblem = null;
+            say(progress, "Fluo %s of application %s running", role, app);
+          } catch (RuntimeException e) {
+            String problem = "cannot start the " + role + " of " + app + ": " + e.getMessage();
+            if (!problem.equals(lastProblem)) {
+              say(progress, "Fluo %s: %s; trying again", role, problem);
+              lastProblem = problem;
+            }
+          }
+        }
+        if (running.isEmpty() && !toldIdle) {
+          say(
+              progress,
+              "Fluo %s: no application to serve yet (none is initialised): waiting for fluo-init"
+                  + " or reconcile",
+              role);
+          toldIdle = true;
+        } else if (!running.isEmpty()) {
+          toldIdle = false;
+        }
+      } while (!stop.await(FOLLOW_INTERVAL.toMillis()));
+    } finally {
+      for (Map.Entry<String, FluoService> e : running.entrySet()) {
+        say(progress, "stopping the Fluo %s of application %s", role, e.getKey());
+        stopQuietly(e.getValue(), role, e.getKey(), progress);
+        say(progress, "Fluo %s of application %s stopped", role, e.getKey());
+      }
+    }
+  }
+
+  /**
+   * The applications a following service serves now: the served one and the cut-over's target, each
+   * only while it is initialised and not being (re)initialised.
+   */
+  static Set<String> wanted(WebindexConfig cfg) {
+    Connector conn = AccumuloConnections.connect(cfg);
+    RunRegistry runs = new RunRegistry(conn, cfg.metaTable());
+    Set<String> wanted = new LinkedHashSet<>();
+    wanted.add(
+        runs.served()
+            .map(RunRegistry.Served::fluoApp)
+            .filter(a -> !a.isEmpty())
+            .orElse(cfg.fluoApp()));
+    runs.cutoverTarget().ifPresent(t -> wanted.add(t.app()));
+    wanted.removeIf(app -> !ready(cfg, runs, app));
+    return wanted;
+  }
+
+  /** Initialised, and not recorded as initialising (its state is being cleared and seeded). */
+  private static boolean ready(WebindexConfig cfg, RunRegistry runs, String app) {
+    if (runs.app(app).map(a -> a.state() != RunRegistry.AppState.READY).orElse(false)) {
+      return false;
+    }
+    try (FluoAdminImpl admin = new SecretFreeAdmin(WebindexApp.connection(cfg, app))) {
+      return admin.zookeeperInitialized();
+    }
+  }
+
+  private static void stopQuietly(
+      FluoService service, Role role, String app, PrintWriter progress) {
+    try {
+      service.stop();
+    } catch (RuntimeException e) {
+      say(
+          progress,
+          "Fluo %s of application %s did not stop cleanly: %s",
+          role,
+          app,
+          e.getMessage());
+    }
+  }
+
+  private static void workerSettings(FluoConfiguration fc, WorkerOptions o) {
     fc.setWorkerThreads(o.threads());
     int max = (int) Math.min(Integer.MAX_VALUE, o.maxScanInterval().toMillis());
     fc.setProperty(FluoConfigurationImpl.NTFY_FINDER_MAX_SLEEP_TIME_PROP, max);
     fc.setProperty(
-        FluoConfigurationImpl.NTFY_FINDER_MIN_SLEEP_TIME_PROP,
-        Math.min(FluoConfigurationImpl.NTFY_FINDER_MIN_SLEEP_TIME_DEFAULT, max));
-    run(cfg, app, "worker", FluoFactory.newWorker(fc), stop, progress);
+        FluoConfigurationImpl.NTFY_FINDER_MIN_SLEEP_TIME_PROP, Math.min(MIN_SCAN_INTERVAL_MS, max));
   }
 
   private static FluoConfiguration prepare(WebindexConfig cfg, String app) {

@@ -45,12 +45,15 @@ public final class FluoSession implements AutoCloseable {
     }
   }
 
+  private final WebindexConfig cfg;
   private final String app;
   private final MiniFluo mini;
   private final Path dataDir;
   private final FluoClient client;
 
-  private FluoSession(String app, MiniFluo mini, Path dataDir, FluoClient client) {
+  private FluoSession(
+      WebindexConfig cfg, String app, MiniFluo mini, Path dataDir, FluoClient client) {
+    this.cfg = cfg;
     this.app = app;
     this.mini = mini;
     this.dataDir = dataDir;
@@ -80,7 +83,8 @@ public final class FluoSession implements AutoCloseable {
     MiniFluo mini = null;
     try {
       mini = WebindexApp.startEmbedded(WebindexApp.connection(cfg, app), dir, workerThreads);
-      return new FluoSession(app, mini, dir, FluoFactory.newClient(mini.getClientConfiguration()));
+      return new FluoSession(
+          cfg, app, mini, dir, FluoFactory.newClient(mini.getClientConfiguration()));
     } catch (RuntimeException e) {
       if (mini != null) {
         mini.close();
@@ -100,7 +104,7 @@ public final class FluoSession implements AutoCloseable {
       throw new NotRunning(app);
     }
     return new FluoSession(
-        app, null, null, FluoFactory.newClient(WebindexApp.connection(cfg, app)));
+        cfg, app, null, null, FluoFactory.newClient(WebindexApp.connection(cfg, app)));
   }
 
   /**
@@ -125,7 +129,9 @@ public final class FluoSession implements AutoCloseable {
 
   /** What an operator starts so that application {@code app} runs. */
   public static String startHint(String app) {
-    return "start its oracle and workers (`bin/webindex fluo-oracle --app "
+    return "start an oracle and workers that serve it (`bin/webindex fluo-oracle` and `bin/webindex"
+        + " fluo-worker` without --app follow the served pointer and serve it during a cut-over;"
+        + " or `bin/webindex fluo-oracle --app "
         + app
         + "` and `bin/webindex fluo-worker --app "
         + app
@@ -161,12 +167,26 @@ public final class FluoSession implements AutoCloseable {
 
   /**
    * Waits until the embedded workers have processed every notification (the exports are then in the
-   * query table). For an application running elsewhere it returns at once: its own workers go on.
+   * query table). For an application running elsewhere it returns at once: its own workers go on
+   * ({@link #awaitIdle(Duration)} waits for them).
    */
   public void awaitIdle() {
     if (mini != null) {
       mini.waitForObservers();
     }
+  }
+
+  /**
+   * Waits up to {@code max} until the application is idle, wherever its workers run: {@link
+   * Idleness#await}. Embedded, the MiniFluo's own wait (its workers are in this process).
+   */
+  public Idleness.Result awaitIdle(Duration max) {
+    if (mini != null) {
+      Instant t0 = Instant.now();
+      mini.waitForObservers();
+      return new Idleness.Result(true, 0, Duration.between(t0, Instant.now()));
+    }
+    return Idleness.await(client, cfg, app, max);
   }
 
   /** Waits for the embedded observers, then closes the client and the MiniFluo. */

@@ -10,8 +10,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
 
 /**
- * {@code fluo-worker}: runs a worker of a Fluo application until SIGTERM or Ctrl-C ({@link
- * FluoServices#runWorker}).
+ * {@code fluo-worker}: runs a worker of a Fluo application until SIGTERM or Ctrl-C: of the
+ * application {@code --app} names ({@link FluoServices#runWorker}), else of every application that
+ * has to run, following the served pointer through cut-overs ({@link FluoServices#runFollowing}).
  *
  * <pre>
  * hadoop jar webindex-mr-jobs-job.jar io.webindex.fluo.FluoWorkerTool \
@@ -73,5 +74,10 @@ public final class FluoWorkerTool extends FluoServiceTool {
   void serve(WebindexConfig cfg, String app, Args a, LoadTool.StopSignal stop)
       throws InterruptedException {
     FluoServices.runWorker(cfg, app, options(a), stop, err);
+  }
+
+  @Override
+  void follow(WebindexConfig cfg, Args a, LoadTool.StopSignal stop) throws InterruptedException {
+    FluoServices.runFollowing(cfg, FluoServices.Role.WORKER, options(a), stop, err);
   }
 }

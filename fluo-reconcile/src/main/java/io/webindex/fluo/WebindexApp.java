@@ -238,6 +238,19 @@ public final class WebindexApp {
           "the table of run " + run.runId() + " (" + run.table() + ") was dropped");
     }
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable()).ensureTable();
+    if (registry.exported(run.table())
+        && registry.apps().stream()
+            .noneMatch(a -> a.table().equals(run.table()) && exists(cfg, a.name()))) {
+      // resuming is impossible too: without this, the message below would send the operator
+      // round in a circle
+      throw new StoreException(
+          "the Fluo application that maintained "
+              + run.table()
+              + " is gone (removed by the retention or by hand), so the table no longer holds run "
+              + run.runId()
+              + "'s result and nothing can bring it up to date: recompute a new run"
+              + " (recompute --run NEW_ID) and reconcile to that one");
+    }
     if (registry.exported(run.table())) {
       throw new StoreException(
           "a Fluo application already maintained "

@@ -49,6 +49,8 @@ public final class RunRegistry {
   private static final String APP_PREFIX = "app:";
   private static final String APP_FAM = "app";
   private static final String TABLE_PREFIX = "table:";
+  private static final String CUTOVER_ROW = "cutover";
+  private static final String CUTOVER_FAM = "cutover";
   private static final String EXPORT_FAM = "export";
   private static final String EPOCH = "epoch";
   private static final String VERSION = "version";
@@ -123,6 +125,19 @@ public final class RunRegistry {
     return servedRow().map(VersionedServed::served);
   }
 
+  /**
+   * The served pointer as a cut-over sees it when it begins: what is served and the pointer's
+   * version, which {@link #serveIfUnchanged} compares at the switch.
+   */
+  public record ServedVersion(Optional<Served> served, String version) {}
+
+  /** The served pointer and its version (null version: never set). */
+  public ServedVersion servedVersion() {
+    Optional<VersionedServed> v = servedRow();
+    return new ServedVersion(
+        v.map(VersionedServed::served), v.map(VersionedServed::version).orElse(null));
+  }
+
   private record VersionedServed(Served served, String version) {}
 
   private Optional<VersionedServed> servedRow() {
@@ -172,6 +187,87 @@ public final class RunRegistry {
   }
 
   /**
+   * The switch of a cut-over: makes the run's table the served one, maintained by {@code fluoApp},
+   * only if the served pointer still has {@code expected.version()} — the state the cut-over's
+   * decision was taken on. When another process switched the pointer in between (a newer cut-over,
+   * or a rollback), nothing is written and the result is empty: a stalled cut-over never switches
+   * back over a newer decision.
+   */
+  public Optional<Served> serveIfUnchanged(RunRecord run, String fluoApp, ServedVersion expected) {
+    if (run.status() != RunRecord.Status.SUCCEEDED) {
+      throw new StoreException("run " + run.runId() + " did not succeed: it cannot be served");
+    }
+    String previous = expected.served().map(Served::table).orElse("");
+    if (previous.equals(run.table())) {
+      previous = expected.served().map(Served::previousTable).orElse("");
+    }
+    Served now = new Served(run.table(), run.runId(), previous, Instant.now(), fluoApp);
+    return compareAndSet(servedMutation(now, expected.version()))
+        ? Optional.of(now)
+        : Optional.empty();
+  }
+
+  private static ConditionalMutation servedMutation(Served now, String version) {
+    ConditionalMutation m = new ConditionalMutation(SERVED_ROW, condition(SERVED_FAM, version));
+    m.put(SERVED_FAM, "table", now.table());
+    m.put(SERVED_FAM, "run", now.runId());
+    m.put(SERVED_FAM, "previous", now.previousTable());
+    m.put(SERVED_FAM, "since", now.since().toString());
+    m.put(SERVED_FAM, "fluoApp", now.fluoApp());
+    m.put(SERVED_FAM, VERSION, Long.toString(version == null ? 1 : Long.parseLong(version) + 1));
+    return m;
+  }
+
+  /**
+   * The cut-over in progress: the Fluo application a {@code reconcile} or {@code fluo-init} is
+   * bringing up (initialised from its run, catching up) until it is switched to. The Fluo services
+   * that follow the served pointer serve it too, so that its catch-up runs on them, and the
+   * retention keeps it. Once the switch names it, it is just the served application.
+   */
+  public record CutoverTarget(String app, String runId, String table, Instant since) {}
+
+  /**
+   * Records {@code target} as the cut-over in progress (the newest cut-over replaces any other).
+   */
+  public void setCutoverTarget(CutoverTarget target) {
+    Mutation m = new Mutation(CUTOVER_ROW);
+    m.put(CUTOVER_FAM, "app", target.app());
+    m.put(CUTOVER_FAM, "run", target.runId());
+    m.put(CUTOVER_FAM, "table", target.table());
+    m.put(CUTOVER_FAM, "since", target.since().toString());
+    write(m);
+  }
+
+  /**
+   * Forgets the cut-over target if it still names {@code app} (after its switch or when it is
+   * removed).
+   */
+  public void clearCutoverTarget(String app) {
+    if (cutoverTarget().filter(t -> t.app().equals(app)).isEmpty()) {
+      return;
+    }
+    Mutation m = new Mutation(CUTOVER_ROW);
+    for (String q : List.of("app", "run", "table", "since")) {
+      m.putDelete(CUTOVER_FAM, q);
+    }
+    write(m);
+  }
+
+  /** The cut-over in progress, if one is recorded. */
+  public Optional<CutoverTarget> cutoverTarget() {
+    Map<String, String> f = row(CUTOVER_ROW);
+    if (!f.containsKey("app")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new CutoverTarget(
+            f.get("app"),
+            f.getOrDefault("run", ""),
+            f.getOrDefault("table", ""),
+            Instant.parse(f.getOrDefault("since", Instant.EPOCH.toString()))));
+  }
+
+  /**
    * As {@link #serve(RunRecord)}, recording the Fluo application that now maintains the table. A
    * compare-and-set on the pointer's version: when another process switched it in between, the
    * switch is recomputed from what that process wrote, so no {@code previous} pointer is lost.
@@ -188,14 +284,7 @@ public final class RunRegistry {
       }
       Served now = new Served(run.table(), run.runId(), previous, Instant.now(), fluoApp);
       String version = cur.map(VersionedServed::version).orElse(null);
-      ConditionalMutation m = new ConditionalMutation(SERVED_ROW, condition(SERVED_FAM, version));
-      m.put(SERVED_FAM, "table", now.table());
-      m.put(SERVED_FAM, "run", now.runId());
-      m.put(SERVED_FAM, "previous", now.previousTable());
-      m.put(SERVED_FAM, "since", now.since().toString());
-      m.put(SERVED_FAM, "fluoApp", fluoApp);
-      m.put(SERVED_FAM, VERSION, Long.toString(version == null ? 1 : Long.parseLong(version) + 1));
-      if (compareAndSet(m)) {
+      if (compareAndSet(servedMutation(now, version))) {
         return now;
       }
     }
@@ -228,6 +317,56 @@ public final class RunRegistry {
     } finally {
       cw.close();
     }
+  }
+
+  /**
+   * The outcome of the last consistency check: its verdict ({@code CONSISTENT} or {@code
+   * INCONSISTENT}), the run it compared with, the table it checked, the batch the live side had
+   * applied, its differences and invariant violations, when it finished and where its report is.
+   */
+  public record LastCheck(
+      String verdict,
+      String runId,
+      String table,
+      long applied,
+      long differences,
+      long violations,
+      Instant finished,
+      String report) {}
+
+  private static final String CHECK_ROW = "check:last";
+  private static final String CHECK_FAM = "check";
+
+  /** Records {@code c} as the last check (the health page and {@code status} show it). */
+  public void recordCheck(LastCheck c) {
+    Mutation m = new Mutation(CHECK_ROW);
+    m.put(CHECK_FAM, "verdict", c.verdict());
+    m.put(CHECK_FAM, "run", c.runId());
+    m.put(CHECK_FAM, "table", c.table());
+    m.put(CHECK_FAM, "applied", Long.toString(c.applied()));
+    m.put(CHECK_FAM, "differences", Long.toString(c.differences()));
+    m.put(CHECK_FAM, "violations", Long.toString(c.violations()));
+    m.put(CHECK_FAM, "finished", c.finished().toString());
+    m.put(CHECK_FAM, "report", c.report());
+    write(m);
+  }
+
+  /** The last recorded check, if any. */
+  public Optional<LastCheck> lastCheck() {
+    Map<String, String> f = row(CHECK_ROW);
+    if (!f.containsKey("verdict")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new LastCheck(
+            f.get("verdict"),
+            f.getOrDefault("run", ""),
+            f.getOrDefault("table", ""),
+            Long.parseLong(f.getOrDefault("applied", "-1")),
+            Long.parseLong(f.getOrDefault("differences", "0")),
+            Long.parseLong(f.getOrDefault("violations", "0")),
+            Instant.parse(f.getOrDefault("finished", Instant.EPOCH.toString())),
+            f.getOrDefault("report", "")));
   }
 
   /**
@@ -323,8 +462,9 @@ public final class RunRegistry {
   /**
    * What retention removes: the successful runs beyond the newest {@code keep} (by start time), the
    * runs left {@code RUNNING} longer than {@code grace} (a killed process), and the Fluo
-   * applications of those runs. Never the served table, the one served before it, or the
-   * application that maintains the served table.
+   * applications of those runs. Never the served table, the one served before it, the application
+   * that maintains the served table, or the application (and the run) of the cut-over in progress
+   * ({@link #cutoverTarget}).
    */
   public record Expired(List<RunRecord> runs, List<FluoApp> apps) {}
 
@@ -338,6 +478,13 @@ public final class RunRegistry {
           protectedTables.add(s.previousTable());
           protectedApps.add(s.fluoApp());
         });
+    // a cut-over in progress: its application and its run's table are about to be served
+    cutoverTarget()
+        .ifPresent(
+            t -> {
+              protectedTables.add(t.table());
+              protectedApps.add(t.app());
+            });
     List<RunRecord> all = list();
     List<RunRecord> ok =
         new ArrayList<>(

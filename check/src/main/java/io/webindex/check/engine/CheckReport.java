@@ -17,6 +17,8 @@ import java.util.Map;
  * @param invariants violations per table ({@code expected}/{@code actual}) and kind
  * @param fluoSeed the Fluo table against the run's seed (null when not compared)
  * @param samples up to a bounded number of findings of each kind
+ * @param live what {@code --served} learned of the live side (null when the caller named the table
+ *     and the applied batch)
  */
 public record CheckReport(
     String expectedTable,
@@ -30,7 +32,71 @@ public record CheckReport(
     List<RangeTotals> ranges,
     Map<String, Map<Kind, Long>> invariants,
     SeedComparison fluoSeed,
-    List<Finding> samples) {
+    List<Finding> samples,
+    Live live) {
+
+  /**
+   * The live side as a check of the served table found it: the Fluo application that maintains the
+   * table, the batch it had applied once idle, the notifications that were in flight when the check
+   * began and how long it waited for them to be exported, the newest batch whose cells are skipped
+   * ({@code excludedUpTo} ≥ applied: batches the loader may have begun during the comparison), and
+   * how many comparisons it took (a batch that arrived during one makes it compare again).
+   */
+  public record Live(
+      String app,
+      long applied,
+      long pendingAtStart,
+      long waitedMillis,
+      long excludedUpTo,
+      int attempts) {}
+
+  /** A report without a live side (the caller named the table and the applied batch). */
+  public CheckReport(
+      String expectedTable,
+      String actualTable,
+      String runId,
+      long snapshot,
+      long fluoApplied,
+      String mode,
+      Instant started,
+      Instant finished,
+      List<RangeTotals> ranges,
+      Map<String, Map<Kind, Long>> invariants,
+      SeedComparison fluoSeed,
+      List<Finding> samples) {
+    this(
+        expectedTable,
+        actualTable,
+        runId,
+        snapshot,
+        fluoApplied,
+        mode,
+        started,
+        finished,
+        ranges,
+        invariants,
+        fluoSeed,
+        samples,
+        null);
+  }
+
+  /** This report with the live side it was taken from. */
+  public CheckReport withLive(Live l) {
+    return new CheckReport(
+        expectedTable,
+        actualTable,
+        runId,
+        snapshot,
+        fluoApplied,
+        mode,
+        started,
+        finished,
+        ranges,
+        invariants,
+        fluoSeed,
+        samples,
+        l);
+  }
 
   /** The Fluo table's {@code p:}/{@code um:}/{@code dm:} entries against the run's Fluo seed. */
   public record SeedComparison(

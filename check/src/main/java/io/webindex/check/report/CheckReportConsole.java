@@ -55,6 +55,10 @@ public final class CheckReportConsole {
                 + " (Fluo applied "
                 + (r.fluoApplied() < 0 ? "unknown" : Long.toString(r.fluoApplied()))
                 + ")"));
+    CheckReport.Live l = r.live();
+    if (l != null) {
+      lines.add(line("live side", ReportFormat.live(l, r.snapshot())));
+    }
     lines.add(
         line(
             "compared",

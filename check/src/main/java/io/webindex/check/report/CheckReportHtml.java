@@ -141,6 +141,9 @@ public final class CheckReportHtml {
       applied = "batch " + r.fluoApplied();
     }
     fact(p, "Fluo applied", applied);
+    if (r.live() != null) {
+      fact(p, "Live side", ReportFormat.live(r.live(), r.snapshot()));
+    }
     fact(p, "Mode", r.mode());
     fact(p, "Started", r.started().toString());
     fact(p, "Finished", r.finished().toString());

@@ -105,6 +105,17 @@ public final class CheckReportJson {
         g.writeNumberField("differences", s.differences());
         g.writeEndObject();
       }
+      CheckReport.Live l = r.live();
+      if (l != null) {
+        g.writeObjectFieldStart("live");
+        g.writeStringField("app", l.app());
+        g.writeNumberField("applied", l.applied());
+        g.writeNumberField("pendingAtStart", l.pendingAtStart());
+        g.writeNumberField("waitedMillis", l.waitedMillis());
+        g.writeNumberField("excludedUpTo", l.excludedUpTo());
+        g.writeNumberField("attempts", l.attempts());
+        g.writeEndObject();
+      }
       g.writeArrayFieldStart("samples");
       for (Finding f : r.samples()) {
         g.writeStartObject();
@@ -195,6 +206,19 @@ public final class CheckReportJson {
               number(s, "different", "fluoSeed"),
               number(s, "skipped", "fluoSeed"));
     }
+    CheckReport.Live live = null;
+    JsonNode l = root.get("live");
+    if (l != null && !l.isNull()) {
+      l = object(root, "live", "");
+      live =
+          new CheckReport.Live(
+              string(l, "app", "live"),
+              number(l, "applied", "live"),
+              number(l, "pendingAtStart", "live"),
+              number(l, "waitedMillis", "live"),
+              number(l, "excludedUpTo", "live"),
+              (int) number(l, "attempts", "live"));
+    }
     List<Finding> samples = new ArrayList<>();
     for (JsonNode f : array(root, "samples")) {
       samples.add(
@@ -224,7 +248,8 @@ public final class CheckReportJson {
         ranges,
         invariants,
         seed,
-        samples);
+        samples,
+        live);
   }
 
   private static DefaultPrettyPrinter printer() {

@@ -29,6 +29,38 @@ final class ReportFormat {
   }
 
   /**
+   * What {@code --served} learned of the live side, in one line: {@code application webindex_r2
+   * applied batch 5 (waited 1.2 s for 31 notifications in flight to be exported; cells of batches
+   * 3–6 skipped; 1 comparison)}.
+   */
+  static String live(CheckReport.Live l, long snapshot) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("application ").append(l.app()).append(" applied batch ").append(l.applied());
+    sb.append(" (");
+    if (l.pendingAtStart() > 0) {
+      sb.append("waited ")
+          .append(duration(l.waitedMillis()))
+          .append(" for ")
+          .append(number(l.pendingAtStart()))
+          .append(l.pendingAtStart() == 1 ? " notification" : " notifications")
+          .append(" in flight to be exported");
+    } else {
+      sb.append("nothing in flight");
+    }
+    sb.append("; ");
+    if (l.excludedUpTo() > snapshot) {
+      sb.append("cells of batches ")
+          .append(snapshot + 1)
+          .append(l.excludedUpTo() > snapshot + 1 ? "\u2013" + l.excludedUpTo() : "")
+          .append(" skipped");
+    } else {
+      sb.append("no batch newer than the snapshot");
+    }
+    sb.append("; ").append(l.attempts()).append(l.attempts() == 1 ? " comparison" : " comparisons");
+    return sb.append(')').toString();
+  }
+
+  /**
    * Cells compared per second of the whole check, rounded to one decimal; a run shorter than one
    * millisecond counts as one millisecond.
    */

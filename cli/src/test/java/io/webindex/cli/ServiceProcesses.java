@@ -1,0 +1,140 @@
+package io.webindex.cli;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.core.config.WebindexConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Long-running {@code bin/webindex} commands (the Fluo services, {@code load --watch}) as JVMs of
+ * their own, as an operator runs them: each one's stdout and stderr in a log file, the password
+ * only in the configuration's password file. {@link #close} kills what is still running.
+ */
+final class ServiceProcesses implements AutoCloseable {
+  /** One child: {@code bin/webindex} in a JVM of its own. */
+  record Child(String name, Process process, Path logFile) {
+    /** SIGTERM, as an operator stops a service; the exit status. */
+    int stop() throws InterruptedException {
+      process.destroy();
+      assertTrue(process.waitFor(90, TimeUnit.SECONDS), name + " stopped within 90 s");
+      return process.exitValue();
+    }
+
+    /** SIGKILL: a host that dies. */
+    void kill() throws InterruptedException {
+      process.destroyForcibly();
+      assertTrue(process.waitFor(30, TimeUnit.SECONDS), name + " killed");
+    }
+
+    String log() {
+      try {
+        return Files.readString(logFile, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return e.toString();
+      }
+    }
+  }
+
+  private final Path dir;
+  private final String conf;
+  private final List<Child> children = new ArrayList<>();
+
+  /**
+   * @param dir where the logs and the logging configuration go
+   * @param conf the webindex configuration every child gets ({@code --conf})
+   */
+  ServiceProcesses(Path dir, String conf) throws IOException {
+    this.dir = dir;
+    this.conf = conf;
+    Files.writeString(
+        dir.resolve("child-log4j.properties"),
+        String.join(
+            "\n",
+            "log4j.rootLogger=WARN, stderr",
+            "log4j.appender.stderr=org.apache.log4j.ConsoleAppender",
+            "log4j.appender.stderr.Target=System.err",
+            "log4j.appender.stderr.layout=org.apache.log4j.PatternLayout",
+            "log4j.appender.stderr.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c - %m%n",
+            "log4j.logger.io.webindex=INFO",
+            ""));
+  }
+
+  /** Starts {@code bin/webindex args… --conf CONF} in a JVM of its own. */
+  Child start(String name, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx256m");
+    cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-Dlog4j.configuration=" + dir.resolve("child-log4j.properties").toUri());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(List.of(args));
+    cmd.add("--conf");
+    cmd.add(conf);
+    Path log = dir.resolve(name + ".log");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.redirectOutput(log.toFile());
+    pb.environment().remove(WebindexConfig.PASSWORD_ENV);
+    Child ch = new Child(name, pb.start(), log);
+    children.add(ch);
+    return ch;
+  }
+
+  /** Fails when a child died that nobody stopped (its log in the message). */
+  void assertAlive() {
+    for (Child ch : children) {
+      if (!ch.process().isAlive()
+          && ch.process().exitValue() != 143
+          && ch.process().exitValue() != 137) {
+        throw new AssertionError(
+            ch.name() + " died (" + ch.process().exitValue() + "): " + ch.log());
+      }
+    }
+  }
+
+  /** Every child's log, for a failure message. */
+  String logs() {
+    StringBuilder sb = new StringBuilder();
+    for (Child ch : children) {
+      sb.append("\n--- ").append(ch.name()).append('\n').append(ch.log());
+    }
+    return sb.toString();
+  }
+
+  /** Waits up to {@code max} for {@code done}, failing when a child dies meanwhile. */
+  void await(String what, Duration max, BooleanSupplier done) {
+    Instant until = Instant.now().plus(max);
+    while (!done.getAsBoolean()) {
+      assertAlive();
+      assertFalse(Instant.now().isAfter(until), "timed out waiting for " + what + logs());
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for " + what);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    for (Child ch : children) {
+      if (ch.process().isAlive()) {
+        ch.process().destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+}

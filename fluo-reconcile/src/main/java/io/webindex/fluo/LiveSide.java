@@ -1,0 +1,103 @@
+package io.webindex.fluo;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.StoreException;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.accumulo.core.client.Connector;
+
+/**
+ * The live side as a check of the served table needs it: which table is served, which Fluo
+ * application maintains it, which batch that application has applied, with no work of it in flight.
+ * {@link #settle} waits, up to a bound, until the application is idle (every applied change
+ * exported: {@link Idleness}) and has applied at least the batch the check needs; what it then
+ * reads is the state the served table holds, so that nothing still on its way through the queues is
+ * counted as a difference.
+ */
+public final class LiveSide {
+  private LiveSide() {}
+
+  /**
+   * The settled live side: the served pointer, the application that maintains the table, the batch
+   * it has applied, the notifications in flight when the wait began, and how long it waited.
+   */
+  public record Settled(
+      RunRegistry.Served served, String app, long applied, long pendingAtStart, Duration waited) {}
+
+  /** The live side did not settle within the bound: nothing can be compared yet. */
+  public static final class NotSettled extends StoreException {
+    private static final long serialVersionUID = 1L;
+
+    NotSettled(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Waits up to {@code max} until the application that maintains the served table is idle and has
+   * applied batch {@code minApplied} or later.
+   *
+   * @throws IllegalArgumentException when no table is served
+   * @throws FluoSession.NotRunning when no oracle of the served application runs
+   * @throws NotSettled when it is still busy, or behind, after {@code max}
+   */
+  public static Settled settle(WebindexConfig cfg, long minApplied, Duration max) {
+    Connector conn = AccumuloConnections.connect(cfg);
+    RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
+    RunRegistry.Served served =
+        registry
+            .served()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "--served: no table is served yet (no served row in "
+                            + cfg.metaTable()
+                            + "); give --actual TABLE"));
+    String app = served.fluoApp().isEmpty() ? cfg.fluoApp() : served.fluoApp();
+    Instant t0 = Instant.now();
+    Instant until = t0.plus(max);
+    try (FluoSession fluo = FluoSession.running(cfg, app)) {
+      long pendingAtStart = Idleness.notifications(conn, WebindexApp.fluoTable(cfg, app));
+      while (true) {
+        Duration left = Duration.between(Instant.now(), until);
+        Idleness.Result idle = fluo.awaitIdle(left.isNegative() ? Duration.ZERO : left);
+        long applied = WebindexApp.applied(fluo.client());
+        boolean current = registry.served().map(s -> s.equals(served)).orElse(false);
+        if (!current) {
+          throw new NotSettled(
+              "the served table changed while the check waited for the live side (a cut-over):"
+                  + " run the check again");
+        }
+        if (idle.idle() && applied >= minApplied) {
+          return new Settled(
+              served, app, applied, pendingAtStart, Duration.between(t0, Instant.now()));
+        }
+        if (!Instant.now().isBefore(until)) {
+          throw new NotSettled(
+              String.format(
+                  "the live side did not settle within %d s: Fluo application %s %s; nothing was"
+                      + " compared. Run the check again later, or with a longer --settle",
+                  max.toSeconds(),
+                  app,
+                  !idle.idle()
+                      ? "still had "
+                          + idle.pending()
+                          + " notifications in flight (its workers are busy or none runs)"
+                      : "has applied batches up to "
+                          + applied
+                          + " only and the check needs "
+                          + minApplied
+                          + " (is the loader running?)"));
+        }
+        try {
+          Thread.sleep(Idleness.POLL.toMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new NotSettled("interrupted while waiting for the live side to settle");
+        }
+      }
+    }
+  }
+}
