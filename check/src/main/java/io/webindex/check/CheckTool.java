@@ -227,8 +227,9 @@ public final class CheckTool extends Configured implements Tool {
     for (int attempt = 1; attempt <= LIVE_ATTEMPTS; attempt++) {
       LiveProbe.Settled live = LiveProbe.settle(cfg, run.snapshot(), o.settle());
       long upTo = Math.max(live.applied(), newestBatch(store));
+      CheckRunner runner = new CheckRunner(cfg, conn, conf);
       report =
-          new CheckRunner(cfg, conn, conf)
+          runner
               .run(run, live.table(), live.applied(), upTo, o.mode())
               .withLive(
                   new CheckReport.Live(
@@ -237,6 +238,7 @@ public final class CheckTool extends Configured implements Tool {
                       live.pendingAtStart(),
                       live.waited().toMillis(),
                       upTo,
+                      runner.inFlightViolations(),
                       attempt));
       long newest = newestBatch(store);
       if (newest <= upTo) {

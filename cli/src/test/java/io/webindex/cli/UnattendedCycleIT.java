@@ -66,8 +66,8 @@ class UnattendedCycleIT extends AccumuloITBase {
       sp.start("oracle-b", "fluo-oracle");
       sp.start("worker-a", "fluo-worker");
       ServiceProcesses.Child workerB = sp.start("worker-b", "fluo-worker");
-      sp.start("loader", "load", "--watch", "2");
       awaitServing(sp, prefix, 2);
+      sp.start("loader", "load", "--watch", "2");
 
       // cycle 1: the run's snapshot is 2, the loader is at 3 when the check runs
       writeBatch(1, 60);

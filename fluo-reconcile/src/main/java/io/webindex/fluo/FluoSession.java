@@ -186,7 +186,7 @@ public final class FluoSession implements AutoCloseable {
       mini.waitForObservers();
       return new Idleness.Result(true, 0, Duration.between(t0, Instant.now()));
     }
-    return Idleness.await(client, cfg, app, max);
+    return Idleness.await(cfg, app, max);
   }
 
   /** Waits for the embedded observers, then closes the client and the MiniFluo. */

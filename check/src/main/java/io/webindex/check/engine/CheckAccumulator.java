@@ -25,6 +25,12 @@ public final class CheckAccumulator implements CheckListener {
   private final Map<String, Map<Kind, Long>> invariants = new TreeMap<>();
   private final Map<Kind, List<Finding>> samples = new EnumMap<>(Kind.class);
 
+  /** Violations not counted: in table {@link #inFlightTable}, in cells {@link #inFlight} covers. */
+  private String inFlightTable;
+
+  private Exclusions inFlight = Exclusions.NONE;
+  private long inFlightViolations;
+
   public CheckAccumulator(int samplesPerKind) {
     this.samplesPerKind = samplesPerKind;
     for (String r : QuerySchema.ROW_RANGES) {
@@ -64,13 +70,35 @@ public final class CheckAccumulator implements CheckListener {
             ""));
   }
 
-  /** An empty accumulator with the same sample limit, for a part of a check. */
+  /** An empty accumulator with the same sample limit and the same in-flight cells, for a part. */
   public CheckAccumulator part() {
-    return new CheckAccumulator(samplesPerKind);
+    CheckAccumulator p = new CheckAccumulator(samplesPerKind);
+    p.inFlightTable = inFlightTable;
+    p.inFlight = inFlight;
+    return p;
+  }
+
+  /**
+   * Does not count the invariant violations of {@code table} in the cells {@code cells} covers:
+   * cells that work in flight may be changing while they are read (a loader applying a batch during
+   * the comparison). Counted apart: {@link #inFlightViolations()}.
+   */
+  public void ignoreInFlight(String table, Exclusions cells) {
+    this.inFlightTable = table;
+    this.inFlight = cells;
+  }
+
+  /** The violations not counted because they were in cells of work in flight. */
+  public long inFlightViolations() {
+    return inFlightViolations;
   }
 
   @Override
   public void violation(String table, Finding f) {
+    if (table.equals(inFlightTable) && inFlight.excludes(f)) {
+      inFlightViolations++;
+      return;
+    }
     invariants
         .computeIfAbsent(table, t -> new EnumMap<>(Kind.class))
         .merge(f.kind(), 1L, Long::sum);
@@ -109,6 +137,7 @@ public final class CheckAccumulator implements CheckListener {
     o.ranges.forEach((r, t) -> addRange(r, t[0], t[1], t[2], t[3], t[4]));
     o.invariants.forEach((table, m) -> m.forEach((k, n) -> addViolations(table, k, n)));
     o.samples.values().forEach(l -> l.forEach(this::sample));
+    inFlightViolations += o.inFlightViolations;
   }
 
   public List<RangeTotals> ranges() {

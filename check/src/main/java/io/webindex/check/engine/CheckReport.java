@@ -48,6 +48,7 @@ public record CheckReport(
       long pendingAtStart,
       long waitedMillis,
       long excludedUpTo,
+      long inFlightViolations,
       int attempts) {}
 
   /** A report without a live side (the caller named the table and the applied batch). */

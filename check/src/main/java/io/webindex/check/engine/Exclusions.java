@@ -22,6 +22,20 @@ public record Exclusions(Set<String> uris, Set<String> domains) {
     return uris.isEmpty() && domains.isEmpty();
   }
 
+  /**
+   * Whether a finding lies in an excluded cell: its row and column as the engine reports them
+   * ({@code family:qualifier}); a finding about a whole row (no column) by its row.
+   */
+  public boolean excludes(Finding f) {
+    if (isEmpty()) {
+      return false;
+    }
+    int colon = f.column().indexOf(':');
+    String family = colon < 0 ? f.column() : f.column().substring(0, colon);
+    String qualifier = colon < 0 ? "" : f.column().substring(colon + 1);
+    return excludes(new Cell.Column(f.row(), family, qualifier));
+  }
+
   public boolean excludes(Cell.Column c) {
     if (isEmpty()) {
       return false;

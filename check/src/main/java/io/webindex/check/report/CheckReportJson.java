@@ -113,6 +113,7 @@ public final class CheckReportJson {
         g.writeNumberField("pendingAtStart", l.pendingAtStart());
         g.writeNumberField("waitedMillis", l.waitedMillis());
         g.writeNumberField("excludedUpTo", l.excludedUpTo());
+        g.writeNumberField("inFlightViolations", l.inFlightViolations());
         g.writeNumberField("attempts", l.attempts());
         g.writeEndObject();
       }
@@ -217,6 +218,7 @@ public final class CheckReportJson {
               number(l, "pendingAtStart", "live"),
               number(l, "waitedMillis", "live"),
               number(l, "excludedUpTo", "live"),
+              number(l, "inFlightViolations", "live"),
               (int) number(l, "attempts", "live"));
     }
     List<Finding> samples = new ArrayList<>();

@@ -56,6 +56,11 @@ final class ReportFormat {
     } else {
       sb.append("no batch newer than the snapshot");
     }
+    if (l.inFlightViolations() > 0) {
+      sb.append("; ")
+          .append(number(l.inFlightViolations()))
+          .append(" invariant violations in cells of those batches not counted (in flight)");
+    }
     sb.append("; ").append(l.attempts()).append(l.attempts() == 1 ? " comparison" : " comparisons");
     return sb.append(')').toString();
   }
