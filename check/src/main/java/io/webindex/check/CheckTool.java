@@ -169,7 +169,7 @@ public final class CheckTool extends Configured implements Tool {
     conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
     CheckReport report;
     long applied;
-    if (o.actual() == null && o.applied() == null) {
+    if (o.actual() == null && o.applied() == null && LiveProbe.maintained(cfg)) {
       report = checkLive(cfg, conn, conf, run, o);
       applied = report.fluoApplied();
     } else {
@@ -211,13 +211,15 @@ public final class CheckTool extends Configured implements Tool {
   static final int LIVE_ATTEMPTS = 3;
 
   /**
-   * {@code --served} without {@code --applied}: the check learns the live side itself. It waits (up
-   * to {@code settle}) until the application that maintains the served table is idle and has
-   * applied at least the run's snapshot ({@link LiveProbe#settle}), takes the batch it then has
-   * applied as the applied batch, and skips the cells of every batch after the snapshot up to the
-   * newest complete one in the store (the loader may apply those during the comparison). When a
-   * newer batch became complete during the comparison, its changes may be half in the table: it
-   * compares again, up to {@link #LIVE_ATTEMPTS} times.
+   * {@code --served} without {@code --applied}, and a Fluo application maintains the served table:
+   * the check learns the live side itself. (A served table no application maintains is compared as
+   * it is, with the run's snapshot as the applied batch.) It waits (up to {@code settle}) until the
+   * application that maintains the served table is idle and has applied at least the run's snapshot
+   * ({@link LiveProbe#settle}), takes the batch it then has applied as the applied batch, and skips
+   * the cells of every batch after the snapshot up to the newest complete one in the store (the
+   * loader may apply those during the comparison). When a newer batch became complete during the
+   * comparison, its changes may be half in the table: it compares again, up to {@link
+   * #LIVE_ATTEMPTS} times.
    */
   private static CheckReport checkLive(
       WebindexConfig cfg, Connector conn, Configuration conf, RunRecord run, Options o)

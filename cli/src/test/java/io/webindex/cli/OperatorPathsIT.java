@@ -77,7 +77,11 @@ class OperatorPathsIT extends OperatorPathsBase {
     assertServedIsTheTruth("t2", 2);
     // r0's table was maintained by an application: it can never be seeded again
     Run reseed = status(2, "fluo-init", "--run", "r0", "--force", "--embedded");
-    assertTrue(reseed.err().contains("already maintained"), reseed.err());
+    // ... and the application that maintained it is gone (re-initialised from r0x): the message
+    // says what to do instead of sending the operator round in a circle
+    assertTrue(
+        reseed.err().contains("is gone") && reseed.err().contains("recompute a new run"),
+        reseed.err());
     assertEquals(prefix + "_r0x", registry().served().orElseThrow().table());
   }
 
@@ -145,6 +149,71 @@ class OperatorPathsIT extends OperatorPathsBase {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * Issue 20's guards of an unattended cut-over: a cut-over that stalled while another switched
+   * does not switch back; the retention keeps the application of the cut-over in progress; an
+   * application is never (re)initialised under its running oracle and workers.
+   */
+  @Test
+  void aStalledCutOverNeverSwitchesBackTheRetentionKeepsItAndWorkersBlockAReinit()
+      throws Exception {
+    setUp("stall", 40, "webindex.retention.runs=1");
+    writeBatch(0, 40);
+    ok("recompute", "--run", "a");
+    ok("recompute", "--run", "b");
+    ok("recompute", "--run", "c");
+    RunRegistry runs = registry();
+    RunRecord b = runs.get("b").orElseThrow();
+    RunRecord runC = runs.get("c").orElseThrow();
+    runs.serve(runs.get("a").orElseThrow(), "");
+
+    // a cut-over to b takes the pointer's state at its start; a newer one switches to c meanwhile
+    RunRegistry.ServedVersion atStart = runs.servedVersion();
+    runs.serve(runC, "");
+    assertTrue(runs.serveIfUnchanged(b, "appB", atStart).isEmpty(), "the stalled switch refused");
+    assertEquals(runC.table(), runs.served().orElseThrow().table());
+    // a decision taken on the current state does switch
+    assertEquals(
+        b.table(), runs.serveIfUnchanged(b, "appB", runs.servedVersion()).orElseThrow().table());
+    runs.serve(runC, "");
+
+    // an application created before the last switch, not served: expired, unless it is the
+    // application of the cut-over in progress
+    runs.putApp(
+        new RunRegistry.FluoApp(
+            "appB",
+            "b",
+            b.table(),
+            1,
+            RunRegistry.AppState.READY,
+            java.time.Instant.now().minusSeconds(3600)));
+    java.time.Instant now = java.time.Instant.now();
+    assertTrue(
+        runs.expired(1, java.time.Duration.ofDays(1), now).apps().stream()
+            .anyMatch(x -> x.name().equals("appB")),
+        "without a cut-over in progress the old application expires");
+    runs.setCutoverTarget(new RunRegistry.CutoverTarget("appB", "b", b.table(), now));
+    RunRegistry.Expired expired = runs.expired(1, java.time.Duration.ofDays(1), now);
+    assertTrue(expired.apps().stream().noneMatch(x -> x.name().equals("appB")), expired.toString());
+    assertTrue(expired.runs().stream().noneMatch(r -> r.runId().equals("b")), expired.toString());
+    runs.clearCutoverTarget("appB");
+    assertTrue(runs.cutoverTarget().isEmpty());
+    runs.deleteApp("appB");
+
+    // the configured application, initialised from a; its oracle and worker running (MiniFluo)
+    ok("fluo-init", "--run", "a", "--force", "--embedded");
+    io.webindex.core.config.WebindexConfig cfg =
+        io.webindex.core.config.WebindexConfig.load(java.nio.file.Path.of(c), java.util.Map.of());
+    try (io.webindex.fluo.FluoSession running =
+        io.webindex.fluo.FluoSession.embedded(cfg, cfg.fluoApp(), 1)) {
+      Run refused = status(2, "fluo-init", "--run", "b", "--force", "--embedded");
+      assertTrue(refused.err().contains("cannot be initialised while"), refused.err());
+      assertEquals(prefix + "_a", registry().served().orElseThrow().table(), "nothing changed");
+    }
+    ok("fluo-init", "--run", "b", "--force", "--embedded");
+    assertEquals(prefix + "_b", registry().served().orElseThrow().table());
   }
 
   private static Void switchAfter(CyclicBarrier start, RunRegistry r, RunRecord run)

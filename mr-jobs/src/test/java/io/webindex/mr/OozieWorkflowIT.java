@@ -449,6 +449,14 @@ class OozieWorkflowIT {
     String recheckOut = recheck.get(recheck.indexOf("--out") + 1);
     assertTrue(recheckOut.startsWith("${reportDir}/${runId}/"), recheckOut);
     assertFalse(recheckOut.equals(check.get(check.indexOf("--out") + 1)), "two reports, two dirs");
+    // the repair is proven against a fresh recompute, not against the run the served table now
+    // is (after the cut-over, that would compare the served table with itself)
+    List<String> verify = args(actions.get("verify-recompute"));
+    String verifyRun = verify.get(verify.indexOf("--run") + 1);
+    assertEquals("${runId}_verify", verifyRun);
+    assertEquals(verifyRun, recheck.get(recheck.indexOf("--run") + 1));
+    assertFalse(
+        check.get(check.indexOf("--run") + 1).equals(verifyRun), "the recheck's truth is new");
     String killMessage = killMessage("still-inconsistent");
     assertTrue(
         killMessage.contains(recheckOut + "/check.html"),

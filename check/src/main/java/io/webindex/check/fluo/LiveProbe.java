@@ -16,6 +16,11 @@ public final class LiveProbe {
   public record Settled(
       String table, String app, long applied, long pendingAtStart, Duration waited) {}
 
+  /** Whether a Fluo application maintains the served table ({@link LiveSide#maintained}). */
+  public static boolean maintained(WebindexConfig cfg) {
+    return LiveSide.maintained(cfg);
+  }
+
   /**
    * Waits up to {@code max} until the served application is idle and has applied batch {@code
    * minApplied} or later.

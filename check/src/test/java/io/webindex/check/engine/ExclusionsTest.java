@@ -68,4 +68,42 @@ class ExclusionsTest {
     assertFalse(new Exclusions(Set.of("com.c"), Set.of()).isEmpty());
     assertEquals(Exclusions.NONE, new Exclusions(Set.of(), Set.of()));
   }
+
+  /**
+   * A live table's invariant violation in a cell of a batch in flight is not counted (but counted
+   * apart); the same violation elsewhere, or in the batch table, is.
+   */
+  @Test
+  void violationsInCellsOfWorkInFlightAreCountedApart() {
+    CheckAccumulator acc = new CheckAccumulator(5);
+    acc.ignoreInFlight(CheckAccumulator.ACTUAL, new Exclusions(Set.of("com.c"), Set.of("com.c")));
+    Finding inFlight =
+        new Finding(
+            Kind.PAGECOUNT_MISMATCH, "actual", "d:", "d:com.c", "domain:pagecount", "2", "3", "");
+    Finding rank =
+        new Finding(
+            Kind.RANK_MISMATCH,
+            "actual",
+            "d:",
+            "d:com.a",
+            "rank:" + ENC_3 + ":com.c",
+            "3",
+            "2",
+            "");
+    Finding elsewhere =
+        new Finding(
+            Kind.PAGECOUNT_MISMATCH, "actual", "d:", "d:com.b", "domain:pagecount", "2", "3", "");
+    CheckAccumulator part = acc.part();
+    part.violation(CheckAccumulator.ACTUAL, inFlight);
+    part.violation(CheckAccumulator.ACTUAL, rank);
+    part.violation(CheckAccumulator.ACTUAL, elsewhere);
+    part.violation(CheckAccumulator.EXPECTED, inFlight);
+    acc.merge(part);
+    assertEquals(2, acc.inFlightViolations());
+    assertEquals(
+        java.util.Map.of(
+            CheckAccumulator.ACTUAL, java.util.Map.of(Kind.PAGECOUNT_MISMATCH, 1L),
+            CheckAccumulator.EXPECTED, java.util.Map.of(Kind.PAGECOUNT_MISMATCH, 1L)),
+        acc.invariants());
+  }
 }

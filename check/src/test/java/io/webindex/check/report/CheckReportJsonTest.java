@@ -1,6 +1,7 @@
 package io.webindex.check.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -178,5 +179,26 @@ class CheckReportJsonTest {
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  /** The live block of {@code --served}: written only when present, read back, in the summary. */
+  @Test
+  void theLiveSideRoundTripsAndIsSummarised() throws Exception {
+    CheckReport plain = CheckReportFixtures.consistent();
+    assertFalse(new ObjectMapper().readTree(CheckReportJson.toJson(plain)).has("live"));
+    CheckReport live = plain.withLive(new CheckReport.Live("webindex_r2", 9, 31, 1200, 10, 2, 1));
+    JsonNode n = new ObjectMapper().readTree(CheckReportJson.toJson(live));
+    assertEquals("webindex_r2", n.path("live").path("app").asText());
+    assertEquals(10, n.path("live").path("excludedUpTo").asLong());
+    assertEquals(live, CheckReportJson.fromJson(CheckReportJson.toJson(live)));
+    String summary = CheckReportConsole.summary(live);
+    assertTrue(
+        summary.contains(
+            "live side    application webindex_r2 applied batch 9 (waited 1.2 s for 31"
+                + " notifications in flight to be exported; cells of batches "
+                + "8"
+                + "\u201310 skipped; 2 invariant violations in cells of those batches not counted"
+                + " (in flight); 1 comparison)"),
+        summary);
   }
 }
