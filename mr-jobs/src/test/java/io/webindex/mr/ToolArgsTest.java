@@ -81,7 +81,8 @@ class ToolArgsTest {
             new CheckTool(new PrintStream(help, true, StandardCharsets.UTF_8)),
             a("--help")));
     assertEquals(
-        true, help.toString(StandardCharsets.UTF_8).contains("(--actual TABLE | --served)"));
+        true,
+        help.toString(StandardCharsets.UTF_8).contains("(--actual TABLE | --served [--settle S])"));
   }
 
   private static String[] a(String... args) {
