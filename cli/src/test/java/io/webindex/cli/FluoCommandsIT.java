@@ -93,7 +93,9 @@ class FluoCommandsIT extends AccumuloITBase {
     assertEquals(
         "webindex: no oracle of Fluo application "
             + prefix
-            + " runs: start its oracle and workers (`bin/webindex fluo-oracle --app "
+            + " runs: start an oracle and workers that serve it (`bin/webindex fluo-oracle` and"
+            + " `bin/webindex fluo-worker` without --app follow the served pointer and serve it"
+            + " during a cut-over; or `bin/webindex fluo-oracle --app "
             + prefix
             + "` and `bin/webindex fluo-worker --app "
             + prefix

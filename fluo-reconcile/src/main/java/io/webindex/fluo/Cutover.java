@@ -144,7 +144,9 @@ public final class Cutover {
           new RunRegistry.CutoverTarget(app, run.runId(), run.table(), Instant.now()));
     }
     long newest = newestBatch();
-    CatchUp c = catchUp(app, run.snapshot(), o.embedded(), resume, newest, o.workerWait());
+    CatchUp c =
+        catchUp(
+            app, run.snapshot(), o.embedded(), resume && !alreadyServed, newest, o.workerWait());
     if (c.waiting() != null) {
       return new Result(
           run,
@@ -264,7 +266,7 @@ public final class Cutover {
   private record CatchUp(long applied, BatchApplier.Result batches, String waiting) {}
 
   private CatchUp catchUp(
-      String app, long snapshot, boolean embedded, boolean resumed, long newest, Duration wait)
+      String app, long snapshot, boolean embedded, boolean mayHaveWork, long newest, Duration wait)
       throws IOException {
     if (embedded) {
       try (FluoSession fluo = FluoSession.embedded(cfg, app, FluoSession.WORKER_THREADS)) {
@@ -274,9 +276,9 @@ public final class Cutover {
         return new CatchUp(r.appliedAfter(), r, null);
       }
     }
-    if (!resumed && newest <= snapshot) {
-      // a new application and no batch after the run's snapshot: nothing to catch up and nothing
-      // in flight (the seed sets no notification)
+    if (!mayHaveWork && newest <= snapshot) {
+      // no batch after the run's snapshot, and nothing in flight that the switch would have to
+      // wait for: a new application (the seed sets no notification), or the one served already
       return new CatchUp(snapshot, null, null);
     }
     // a Fluo client needs the oracle for every read: never block on one that does not run
