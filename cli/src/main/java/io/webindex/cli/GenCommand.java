@@ -2,6 +2,7 @@ package io.webindex.cli;
 
 import io.webindex.core.args.Args;
 import io.webindex.core.schema.BatchLayout;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.SyntheticWeb;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -164,9 +165,7 @@ final class GenCommand implements Command {
   private static long[] writeBatch(
       SyntheticWeb web, int batch, Path batches, boolean gzip, ExecutorService pool)
       throws IOException, InterruptedException {
-    Path tmp = batches.resolve(BatchLayout.inProgressDirName(batch));
-    EmbeddedAccumulo.deleteRecursively(tmp); // left by an interrupted gen
-    Files.createDirectories(tmp);
+    Path tmp = LocalBatches.begin(batches, batch); // removes one left by an interrupted gen
     int size = web.batchSize(batch);
     List<Future<long[]>> parts = new ArrayList<>();
     for (int from = 0, part = 0; from < size; from += FILE_PAGES, part++) {
@@ -190,7 +189,7 @@ final class GenCommand implements Command {
         throw new IOException("gen: writing batch " + batch + " failed: " + e.getCause(), e);
       }
     }
-    Files.move(tmp, batches.resolve(BatchLayout.dirName(batch)));
+    LocalBatches.publish(batches, batch); // its _SUCCESS marker, then the rename
     return total;
   }
 
