@@ -49,8 +49,8 @@ final class GenCommand implements Command {
         hold a large share of all inlinks), hosts include subdomains, multi-label public
         suffixes, IP hosts, ports and https; links come raw, with a few duplicates and self
         links. The same N, S and M always give the same bytes. Every batch is written under
-        a temporary name and renamed when complete, so a running loader never reads half of
-        one; existing batches are never overwritten. Point --out at a store root (e.g.
+        a temporary name, gets its _SUCCESS marker last and is then renamed to its number, so
+        a running loader never reads half of one; existing batches are never overwritten. Point --out at a store root (e.g.
         work/dev/store of bin/webindex dev) to load or recompute the pages directly.
 
         options:
