@@ -130,7 +130,8 @@ public final class BatchApplier {
     long submitted = 0;
     int batches = 0;
     for (RawPageStore.Batch b : pending) {
-      if (b != pending.get(0)) {
+      if (batches > 0) {
+        // another loader may have gone further while this one loaded the last batch
         applied = Math.max(applied, WebindexApp.applied(client));
       }
       if (b.seq() <= applied) {
