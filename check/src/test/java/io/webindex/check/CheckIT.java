@@ -21,6 +21,7 @@ import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.BulkImport;
 import io.webindex.store.Cells;
@@ -85,6 +86,7 @@ class CheckIT extends AccumuloITBase {
       for (Map.Entry<String, String> f : web.batchFiles(b, 200, 2).entrySet()) {
         Files.writeString(dir.resolve(f.getKey()), f.getValue());
       }
+      LocalBatches.markComplete(dir);
     }
   }
 

@@ -16,6 +16,7 @@ import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.SyntheticWeb;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
@@ -452,8 +453,7 @@ final class BenchCommand implements Command {
    */
   private static Page writeProbeBatch(
       WebindexConfig cfg, Path batches, int batch, String target, int sample) throws IOException {
-    Path tmp = batches.resolve(BatchLayout.inProgressDirName(batch));
-    Files.createDirectories(tmp);
+    Path tmp = LocalBatches.begin(batches, batch);
     String name = "part-00000.jsonl";
     Path file = tmp.resolve(name);
     WebUrl to;
@@ -496,7 +496,7 @@ final class BenchCommand implements Command {
       throw new IllegalStateException(
           "the latency sample's page was not read back as one page with one link: " + line);
     }
-    Files.move(tmp, batches.resolve(BatchLayout.dirName(batch)));
+    LocalBatches.publish(batches, batch); // its _SUCCESS marker, then the rename
     return read.get(0);
   }
 

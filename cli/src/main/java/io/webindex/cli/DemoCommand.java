@@ -7,6 +7,7 @@ import io.webindex.check.report.CheckReportConsole;
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.BatchLayout;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
 import io.webindex.fluo.BatchApplier;
@@ -127,7 +128,9 @@ final class DemoCommand implements Command {
     StopOnSignal signal = serve ? new StopOnSignal(ctx) : null;
     try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
       Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
-      Path batch0 = Files.createDirectories(batches.resolve(BatchLayout.dirName(0)));
+      // each batch as docs/input.md says: its files under a temporary name, then its _SUCCESS
+      // marker, then the rename to its number
+      Path batch0 = LocalBatches.begin(batches, 0);
       if (inputs.isEmpty()) {
         try (InputStream in = DemoCommand.class.getResourceAsStream(SAMPLE)) {
           Files.copy(in, batch0.resolve("pages-00000.jsonl"));
@@ -136,10 +139,10 @@ final class DemoCommand implements Command {
       } else {
         copyInto(inputs, batch0);
       }
+      LocalBatches.publish(batches, 0);
       for (int d = 0; d < deltas.size(); d++) {
-        copyInto(
-            List.of(deltas.get(d)),
-            Files.createDirectories(batches.resolve(BatchLayout.dirName(d + 1))));
+        copyInto(List.of(deltas.get(d)), LocalBatches.begin(batches, d + 1));
+        LocalBatches.publish(batches, d + 1);
       }
 
       PrintStream progress =

@@ -2,6 +2,7 @@ package io.webindex.cli;
 
 import io.webindex.core.args.Args;
 import io.webindex.core.schema.BatchLayout;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.SyntheticWeb;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -48,8 +49,8 @@ final class GenCommand implements Command {
         hold a large share of all inlinks), hosts include subdomains, multi-label public
         suffixes, IP hosts, ports and https; links come raw, with a few duplicates and self
         links. The same N, S and M always give the same bytes. Every batch is written under
-        a temporary name and renamed when complete, so a running loader never reads half of
-        one; existing batches are never overwritten. Point --out at a store root (e.g.
+        a temporary name, gets its _SUCCESS marker last and is then renamed to its number, so
+        a running loader never reads half of one; existing batches are never overwritten. Point --out at a store root (e.g.
         work/dev/store of bin/webindex dev) to load or recompute the pages directly.
 
         options:
@@ -164,9 +165,7 @@ final class GenCommand implements Command {
   private static long[] writeBatch(
       SyntheticWeb web, int batch, Path batches, boolean gzip, ExecutorService pool)
       throws IOException, InterruptedException {
-    Path tmp = batches.resolve(BatchLayout.inProgressDirName(batch));
-    EmbeddedAccumulo.deleteRecursively(tmp); // left by an interrupted gen
-    Files.createDirectories(tmp);
+    Path tmp = LocalBatches.begin(batches, batch); // removes one left by an interrupted gen
     int size = web.batchSize(batch);
     List<Future<long[]>> parts = new ArrayList<>();
     for (int from = 0, part = 0; from < size; from += FILE_PAGES, part++) {
@@ -190,7 +189,7 @@ final class GenCommand implements Command {
         throw new IOException("gen: writing batch " + batch + " failed: " + e.getCause(), e);
       }
     }
-    Files.move(tmp, batches.resolve(BatchLayout.dirName(batch)));
+    LocalBatches.publish(batches, batch); // its _SUCCESS marker, then the rename
     return total;
   }
 

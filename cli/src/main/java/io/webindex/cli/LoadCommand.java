@@ -32,7 +32,8 @@ final class LoadCommand implements Command {
                                  [--json]
 
         Applies the batches of the raw page store newer than the application's resume point, in
-        order, up to 16 page versions of distinct URIs per Fluo transaction (latest crawl wins
+        order and without gaps, complete ones only (with their _SUCCESS marker; the first batch
+        missing or incomplete waits, and it says which and why), up to 16 page versions of distinct URIs per Fluo transaction (latest crawl wins
         inside Fluo), and records each batch once it is fully loaded; a restart resumes at the
         first batch not recorded.
         Prints progress and throughput to stderr and a summary to stdout.
@@ -43,7 +44,9 @@ final class LoadCommand implements Command {
           --rate N           load at most N pages per second (default: no limit)
           --watch SECONDS    keep running: look for new batches every SECONDS until Ctrl-C;
                              after a cut-over (reconcile) it follows the served pointer to the
-                             new application
+                             new application; once a round succeeded, a failed round (store,
+                             Accumulo or oracle unreachable) is tried again after 1 s, doubling
+                             up to 60 s, with one line on stderr per failure
           --embedded         run the application's oracle and workers in this process (MiniFluo);
                              without it they must already run (fluo-oracle, fluo-worker)
           --json             instead of the summary, print one JSON object per round that

@@ -38,7 +38,8 @@ final class RecomputeCommand implements Command {
 
           --conf FILE     webindex configuration (default: conf/webindex.properties, else the
                           running `webindex dev` instance)
-          --snapshot S    read batches <= S only (default: the highest batch)
+          --snapshot S    read batches 0 to S, each there and complete (default: the last batch
+                          before the first one missing or incomplete, which it names)
           --run ID        run id: letters, digits, '_' (default: UTC time yyyyMMddHHmmss);
                           a FAILED run of that id is cleaned up and run again
           --restart       also take over a run left RUNNING (its process was killed): its
@@ -47,7 +48,7 @@ final class RecomputeCommand implements Command {
                           instead of the summary
 
         Exit status: 0 done; 1 a job or the import failed (recorded as FAILED, its table dropped);
-        2 a usage or configuration error, missing input, an incomplete batch <= S, or an
+        2 a usage or configuration error, missing input, a missing or incomplete batch <= S, or an
         existing run (RUNNING without --restart, or SUCCEEDED) or table.
         On a cluster run the same tool with `hadoop jar` (docs/recompute.md).
         """;

@@ -3,6 +3,7 @@ package io.webindex.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -117,6 +118,7 @@ final class Cycle {
       for (Map.Entry<String, String> f : web.batchFiles(batch, pages, 2).entrySet()) {
         Files.writeString(dir.resolve(f.getKey()), f.getValue());
       }
+      LocalBatches.markComplete(dir);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

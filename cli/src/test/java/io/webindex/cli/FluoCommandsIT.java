@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.testkit.AccumuloITBase;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +30,7 @@ class FluoCommandsIT extends AccumuloITBase {
     try (InputStream in = getClass().getResourceAsStream("/io/webindex/cli/worked-example.jsonl")) {
       Files.copy(in, b0.resolve("pages.jsonl"));
     }
+    LocalBatches.markComplete(b0);
     String c = conf.toString();
     // recompute --json: the run record, checked against the worked example by hand (3 crawled
     // pages with 5 links to 5 seen URIs; the golden dump has one line per query cell)
@@ -61,6 +63,7 @@ class FluoCommandsIT extends AccumuloITBase {
         "{\"url\":\"http://c.com/\",\"crawled\":\"2026-11-21T00:00:00Z\",\"links\":[{\"url\":\"a.com/page1\",\"anchor\":\"A\"}]}\n"
             + "{\"url\":\"b.com\",\"crawled\":\"2026-11-21T00:00:00Z\",\"deleted\":true}\n",
         StandardCharsets.UTF_8);
+    LocalBatches.markComplete(b1);
     // load --json: one round, batch 1 with its 2 page versions, both newer than the seed
     Run load = Run.of(tmp, "load", "--conf", c, "--embedded", "--json");
     assertEquals(0, load.status(), load.toString());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.fluo.Cutover;
 import io.webindex.fluo.WebindexApp;
@@ -331,6 +332,7 @@ class FluoServicesIT extends AccumuloITBase {
     for (Map.Entry<String, String> f : web.batchFiles(b, pages, 2).entrySet()) {
       Files.writeString(dir.resolve(f.getKey()), f.getValue());
     }
+    LocalBatches.markComplete(dir);
   }
 
   /**

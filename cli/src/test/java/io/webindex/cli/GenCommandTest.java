@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.store.RawPageStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +51,14 @@ class GenCommandTest {
           List.of("00000", "00001", "00002"),
           s.map(p -> p.getFileName().toString()).sorted().toList());
     }
+    // each batch complete, as the loader and the recompute read them: its _SUCCESS marker is there
+    for (int batch = 0; batch <= 2; batch++) {
+      assertTrue(Files.isRegularFile(a.resolve("batches/0000" + batch + "/_SUCCESS")));
+    }
+    assertEquals(
+        List.of(0L, 1L, 2L),
+        new RawPageStore(a.toUri().toString(), new Configuration(false))
+            .batches().stream().map(RawPageStore.Batch::seq).toList());
     assertEquals(2000, lines(a, 0).size());
     assertEquals(300, lines(a, 1).size());
     assertEquals(300, lines(a, 2).size());

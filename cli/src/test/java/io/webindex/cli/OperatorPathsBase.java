@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.BatchLayout;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
@@ -40,6 +41,7 @@ abstract class OperatorPathsBase extends AccumuloITBase {
     for (Map.Entry<String, String> f : web.batchFiles(b, pages, 2).entrySet()) {
       Files.writeString(dir.resolve(f.getKey()), f.getValue());
     }
+    LocalBatches.markComplete(dir);
   }
 
   Run ok(String... args) {

@@ -10,6 +10,7 @@ import io.webindex.check.engine.CheckReport;
 import io.webindex.check.report.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.CountCodec;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
@@ -52,6 +53,7 @@ class ReconcileIT extends AccumuloITBase {
     for (Map.Entry<String, String> f : web.batchFiles(b, 150, 2).entrySet()) {
       Files.writeString(dir.resolve(f.getKey()), f.getValue());
     }
+    LocalBatches.markComplete(dir);
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -298,6 +300,7 @@ class ReconcileIT extends AccumuloITBase {
     for (Map.Entry<String, String> f : web.batchFiles(3, 100, 1).entrySet()) {
       Files.writeString(b3.resolve(f.getKey()), f.getValue());
     }
+    LocalBatches.markComplete(b3);
     Run load = Run.of(tmp, "load", "--conf", c, "--embedded");
     assertTrue(load.out().contains("applied batches 3..3"), load.toString());
     assertEquals(

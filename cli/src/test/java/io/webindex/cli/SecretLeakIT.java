@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.ChildProcessWatcher;
 import io.webindex.testkit.SecretScan;
@@ -482,6 +483,7 @@ class SecretLeakIT extends AccumuloITBase {
     Files.writeString(
         b0.resolve("p.jsonl"),
         "{\"url\":\"http://a.com/\",\"crawled\":\"2026-01-01T00:00:00Z\",\"links\":[]}\n");
+    LocalBatches.markComplete(b0);
     // the recompute tool reports on System.err, not on the command's stderr
     PrintStream err = System.err;
     ByteArrayOutputStream toolErr = new ByteArrayOutputStream();

@@ -17,6 +17,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongConsumer;
 import org.apache.fluo.api.client.FluoClient;
 import org.apache.fluo.api.client.LoaderExecutor;
 import org.apache.fluo.api.config.SimpleConfiguration;
@@ -27,14 +28,20 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Applies the raw-page batches newer than the recorded resume point, in order, a few page versions
- * of distinct URIs per Fluo transaction ({@link #PAGES_PER_TRANSACTION}); after a batch is fully
- * loaded it records that batch as applied. A restart resumes at the first batch not recorded;
- * re-applying part of a batch is harmless (versions that do not supersede the stored one change
- * nothing), so nothing is lost or counted twice.
+ * Applies the raw-page batches newer than the recorded resume point, in order and without gaps, a
+ * few page versions of distinct URIs per Fluo transaction ({@link #PAGES_PER_TRANSACTION}); after a
+ * batch is fully loaded it records that batch as applied. Only complete batches are read: the first
+ * one after the resume point that is missing or not complete waits, with every batch after it, and
+ * the loader says which and why ({@link RawPageStore#pending}). A restart resumes at the first
+ * batch not recorded; re-applying part of a batch is harmless (versions that do not supersede the
+ * stored one change nothing), so nothing is lost or counted twice. The resume point never goes
+ * back: when another loader recorded a later batch meanwhile, this one goes on after that batch.
  */
 public final class BatchApplier {
-  /** What one call applied. */
+  /**
+   * What one call applied; {@code waiting} says which batch (at most the {@code upTo} asked for)
+   * waits and why, null when none does.
+   */
   public record Result(
       long appliedBefore,
       long appliedAfter,
@@ -43,7 +50,8 @@ public final class BatchApplier {
       long applied,
       long stale,
       long rejected,
-      Duration time) {
+      Duration time,
+      String waiting) {
     public double pagesPerSecond() {
       return time.toMillis() == 0 ? 0 : pages * 1000.0 / time.toMillis();
     }
@@ -55,6 +63,8 @@ public final class BatchApplier {
   private final PrintWriter progress;
   private double ratePerSecond;
   private long stopAfterPages = Long.MAX_VALUE;
+  private LongConsumer afterLoading = seq -> {};
+  private String waitingSaid;
 
   public BatchApplier(
       FluoClient client, WebindexConfig cfg, Configuration hadoop, PrintWriter progress) {
@@ -79,6 +89,24 @@ public final class BatchApplier {
     return this;
   }
 
+  /**
+   * Runs {@code hook} with the batch number after each batch is loaded, before it is recorded (the
+   * tests of two loaders at once use it).
+   */
+  BatchApplier afterLoading(LongConsumer hook) {
+    this.afterLoading = hook;
+    return this;
+  }
+
+  /**
+   * The waiting message said already (by an earlier round of a watch): not said again. Any other is
+   * printed on the progress writer.
+   */
+  public BatchApplier waitingSaid(String message) {
+    this.waitingSaid = message;
+    return this;
+  }
+
   /** Applies every batch after the resume point and up to {@code upTo} (null = all). */
   public Result applyPending(Long upTo) throws IOException {
     long t0 = System.nanoTime();
@@ -91,12 +119,24 @@ public final class BatchApplier {
     PageLoader.Stats stats = new PageLoader.Stats();
     ReadStats read = new ReadStats();
     RawPageStore store = new RawPageStore(cfg.storeRoot(), hadoop);
+    RawPageStore.Pending listed = store.pending(before);
     List<RawPageStore.Batch> pending =
-        store.batchesAfter(before).stream().filter(b -> upTo == null || b.seq() <= upTo).toList();
+        listed.ready().stream().filter(b -> upTo == null || b.seq() <= upTo).toList();
+    String waiting =
+        listed.waiting() != null && (upTo == null || listed.waiting().seq() <= upTo)
+            ? listed.waiting().message()
+            : null;
     long applied = before;
     long submitted = 0;
     int batches = 0;
     for (RawPageStore.Batch b : pending) {
+      if (batches > 0) {
+        // another loader may have gone further while this one loaded the last batch
+        applied = Math.max(applied, WebindexApp.applied(client));
+      }
+      if (b.seq() <= applied) {
+        continue; // another loader recorded it meanwhile
+      }
       RejectSample rejects = new RejectSample(cfg, hadoop, cfg.rejectSamplesPerTask());
       long[] count = {0};
       boolean[] stopped = {false};
@@ -138,10 +178,19 @@ public final class BatchApplier {
       if (stopped[0]) {
         break;
       }
-      WebindexApp.markApplied(client, b.seq());
-      applied = b.seq();
+      afterLoading.accept(b.seq());
+      long recorded = WebindexApp.markApplied(client, b.seq());
+      applied = recorded;
       batches++;
       report(b.seq(), count[0], System.nanoTime() - batchStart, newest(pending) - b.seq());
+      if (recorded > b.seq()) {
+        say(
+            "load: another loader recorded batch %d as applied meanwhile: going on after it",
+            recorded);
+      }
+    }
+    if (waiting != null && !waiting.equals(waitingSaid)) {
+      say("load: %s", waiting);
     }
     return new Result(
         before,
@@ -151,7 +200,8 @@ public final class BatchApplier {
         stats.applied.sum(),
         stats.stale.sum(),
         read.get(ReadCounter.REJECTED),
-        Duration.ofNanos(System.nanoTime() - t0));
+        Duration.ofNanos(System.nanoTime() - t0),
+        waiting);
   }
 
   /**
@@ -258,6 +308,13 @@ public final class BatchApplier {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while loading", e);
       }
+    }
+  }
+
+  private void say(String format, Object... args) {
+    if (progress != null) {
+      progress.printf(format + "%n", args);
+      progress.flush();
     }
   }
 

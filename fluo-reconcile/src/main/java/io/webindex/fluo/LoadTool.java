@@ -45,6 +45,7 @@ public final class LoadTool extends Configured implements Tool {
   private final PrintWriter err;
   private final CountDownLatch stop = new CountDownLatch(1);
   private StopSignal stopSignal = millis -> stop.await(millis, TimeUnit.MILLISECONDS);
+  private String waitingSaid; // what the last round said waits: a watch says it once
 
   public LoadTool() {
     this(
@@ -126,17 +127,28 @@ public final class LoadTool extends Configured implements Tool {
 
   /**
    * The typed entry point: loads through the served application until done (with a watch: until
-   * stopped), following cut-overs. Returns what every round applied.
+   * stopped), following cut-overs. Returns what every round applied. With a watch, once a round
+   * succeeded, a round that fails is tried again with a back-off ({@link WatchBackoff}).
    *
    * @throws StoreException when no oracle of the application runs (without {@code embedded}), or
-   *     the store or Accumulo fails
+   *     the store or Accumulo fails (with a watch: before a first round succeeded)
    */
   public List<BatchApplier.Result> load(WebindexConfig cfg, Options o) throws Exception {
     Connector conn = AccumuloConnections.connect(cfg);
     List<BatchApplier.Result> rounds = new ArrayList<>();
     String app = WebindexApp.currentApp(cfg, conn);
+    WatchBackoff backoff = new WatchBackoff(err);
     while (app != null) {
-      app = loadInto(app, cfg, conn, o, rounds);
+      try {
+        app = loadInto(app, cfg, conn, o, rounds);
+      } catch (Exception e) {
+        if (o.watchSeconds() == 0 || rounds.isEmpty() || !WatchBackoff.retries(e)) {
+          throw e;
+        }
+        if (stopSignal.await(backoff.failed(e, rounds.size()).toMillis())) {
+          return rounds;
+        }
+      }
     }
     return rounds;
   }
@@ -167,7 +179,9 @@ public final class LoadTool extends Configured implements Tool {
             new BatchApplier(
                     fluo.client(), cfg, getConf() == null ? new Configuration() : getConf(), err)
                 .rateLimit(o.rate())
+                .waitingSaid(waitingSaid)
                 .applyPending(o.upTo());
+        waitingSaid = r.waiting();
         fluo.awaitIdle();
         rounds.add(r);
         if (r.batches() == 0 && o.watchSeconds() == 0) {

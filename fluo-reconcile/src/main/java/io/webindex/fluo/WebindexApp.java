@@ -29,6 +29,7 @@ import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.client.Snapshot;
 import org.apache.fluo.api.client.Transaction;
 import org.apache.fluo.api.config.FluoConfiguration;
+import org.apache.fluo.api.exceptions.CommitException;
 import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.fluo.core.client.FluoAdminImpl;
 import org.apache.fluo.recipes.accumulo.ops.TableOperations;
@@ -380,19 +381,39 @@ public final class WebindexApp {
     return FluoFactory.newMiniFluo(fc);
   }
 
-  /** Records that every batch up to {@code batch} is applied. */
-  public static void markApplied(FluoClient client, long batch) {
-    try (Transaction tx = client.newTransaction()) {
-      tx.set(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED, Long.toString(batch));
-      tx.commit();
+  /**
+   * Records that every batch up to {@code batch} is applied, unless the resume point is there
+   * already or beyond (another loader went further): it never goes back. The resume point is read
+   * and written in one transaction, so two loaders recording at once collide (Fluo's conflict
+   * detection) and the one that runs again reads what the other recorded.
+   *
+   * @return the resume point now recorded: {@code batch}, or the higher one found
+   */
+  public static long markApplied(FluoClient client, long batch) {
+    while (true) {
+      try (Transaction tx = client.newTransaction()) {
+        long recorded = parseApplied(tx.gets(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED));
+        if (recorded >= batch) {
+          return recorded;
+        }
+        tx.set(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED, Long.toString(batch));
+        tx.commit();
+        return batch;
+      } catch (CommitException e) {
+        // another transaction recorded a resume point after this one read it: read it again
+        log.debug("the resume point changed while recording batch {}: reading it again", batch);
+      }
     }
+  }
+
+  private static long parseApplied(String v) {
+    return v == null ? -1 : Long.parseLong(v);
   }
 
   /** The highest batch fully applied, or -1 when none is recorded. */
   public static long applied(FluoClient client) {
     try (Snapshot s = client.newSnapshot()) {
-      String v = s.gets(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED);
-      return v == null ? -1 : Long.parseLong(v);
+      return parseApplied(s.gets(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED));
     }
   }
 }

@@ -172,6 +172,44 @@ public final class RecomputeTool extends Configured implements Tool {
     }
   }
 
+  /**
+   * The batches to read, 0 to the snapshot: to {@code requested}, which must be there and complete
+   * with every batch before it; by default to the last of the complete batches from 0 on (the first
+   * one missing or incomplete and every batch after it wait for a later run, and it says so).
+   *
+   * @throws UserError when there is no such batch
+   */
+  private static List<RawPageStore.Batch> snapshotBatches(RawPageStore store, Long requested)
+      throws IOException {
+    RawPageStore.Pending p = store.pending(-1);
+    List<RawPageStore.Batch> ready = p.ready();
+    if (ready.isEmpty() && p.waiting() == null) {
+      throw new UserError("no batches under " + store.batchesDir());
+    }
+    long last = ready.isEmpty() ? -1 : ready.get(ready.size() - 1).seq();
+    if (requested == null) {
+      if (ready.isEmpty()) {
+        throw new UserError("no complete batch to read: " + p.waiting().message());
+      }
+      if (p.waiting() != null) {
+        System.err.println("recompute: snapshot " + last + ": " + p.waiting().message());
+      }
+      return ready;
+    }
+    if (requested > last) {
+      throw new UserError(
+          "snapshot "
+              + requested
+              + " needs every batch from 0 to "
+              + requested
+              + ", complete: "
+              + (p.waiting() != null
+                  ? p.waiting().message()
+                  : "batch " + (last + 1) + " is not there (the last batch is " + last + ")"));
+    }
+    return ready.stream().filter(b -> b.seq() <= requested).toList();
+  }
+
   private int recompute(WebindexConfig cfg, Long requestedSnapshot, String runId, boolean restart)
       throws Exception {
     Configuration conf = new Configuration(getConf());
@@ -184,30 +222,16 @@ public final class RecomputeTool extends Configured implements Tool {
     }
     RawPageStore store = new RawPageStore(cfg.storeRoot(), conf);
     Path batchesDir = store.batchesDir();
-    List<RawPageStore.Batch> all = store.batches();
-    if (all.isEmpty()) {
-      throw new UserError("no batches under " + batchesDir);
+    List<RawPageStore.Batch> read = snapshotBatches(store, requestedSnapshot);
+    if (read.isEmpty()) {
+      throw new UserError("no batch <= snapshot " + requestedSnapshot + " under " + batchesDir);
     }
-    long snapshot = requestedSnapshot != null ? requestedSnapshot : all.get(all.size() - 1).seq();
-    for (RawPageStore.Batch waiting : store.waiting()) {
-      if (waiting.seq() <= snapshot) {
-        throw new UserError(
-            "batch "
-                + waiting.seq()
-                + " is still being written (a file in it ends in ._COPYING_ or .tmp, or an"
-                + " earlier batch is): a snapshot can only include complete batches");
-      }
-    }
+    long snapshot = read.get(read.size() - 1).seq();
     List<Path> inputs = new ArrayList<>();
     List<String> inputNames = new ArrayList<>();
-    for (RawPageStore.Batch b : all) {
-      if (b.seq() <= snapshot) {
-        inputs.add(b.dir());
-        inputNames.add(b.dir().toString());
-      }
-    }
-    if (inputs.isEmpty()) {
-      throw new UserError("no batch <= snapshot " + snapshot + " under " + batchesDir);
+    for (RawPageStore.Batch b : read) {
+      inputs.add(b.dir());
+      inputNames.add(b.dir().toString());
     }
     Path runDir = new Path(new Path(cfg.workDir(), "runs"), runId);
     FileSystem workFs = runDir.getFileSystem(conf);

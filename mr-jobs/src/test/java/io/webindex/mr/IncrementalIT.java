@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.FluoSchema;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.fluo.BatchApplier;
+import io.webindex.fluo.FluoSeed;
 import io.webindex.fluo.WebindexApp;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -35,6 +38,7 @@ import org.apache.accumulo.core.data.Value;
 import org.apache.fluo.api.client.FluoClient;
 import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.client.Snapshot;
+import org.apache.fluo.api.client.Transaction;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.fluo.api.mini.MiniFluo;
@@ -75,6 +79,7 @@ class IncrementalIT extends AccumuloITBase {
           web.batchFiles(b, b == 0 ? pagesPerBatch * 2 : pagesPerBatch, 2).entrySet()) {
         Files.writeString(dir.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
       }
+      LocalBatches.markComplete(dir);
     }
   }
 
@@ -271,7 +276,11 @@ class IncrementalIT extends AccumuloITBase {
       assertTrue(oracle(3).staleAcrossBatches() >= 10, "stale versions in later batches");
       // replaying every batch changes nothing: each version is not newer than the one stored
       List<String> before = dump(base.table());
-      WebindexApp.markApplied(client, -1);
+      // (the resume point moved back by hand: the loader never lowers it)
+      try (Transaction tx = client.newTransaction()) {
+        tx.set(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED, "-1");
+        tx.commit();
+      }
       BatchApplier.Result replay =
           new BatchApplier(client, cfg, new Configuration(), null).applyPending(null);
       mini.waitForObservers();

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -104,7 +106,12 @@ class RecomputeFaultIT extends AccumuloITBase {
       for (Map.Entry<String, String> f : web.batchFiles(b, urls * 2 / 3, 2).entrySet()) {
         Files.writeString(dir.resolve(f.getKey()), f.getValue());
       }
+      LocalBatches.markComplete(dir);
     }
+  }
+
+  private static boolean isPageFile(Path f) {
+    return BatchLayout.isPageFileName(f.getFileName().toString());
   }
 
   static Path batchDir(Path store, long seq) throws IOException {
@@ -317,14 +324,15 @@ class RecomputeFaultIT extends AccumuloITBase {
     Path b2 = batchDir(store, 2);
     Path b3 = batchDir(store, 3);
     try (Stream<Path> files = Files.list(b2)) {
-      for (Path f : files.toList()) {
+      for (Path f : files.filter(RecomputeFaultIT::isPageFile).toList()) {
         Files.copy(f, b3.resolve(f.getFileName()));
       }
     }
+    LocalBatches.markComplete(b3);
     Path b1 = batchDir(store, 1);
     Path first;
     try (Stream<Path> files = Files.list(b1)) {
-      first = files.sorted().findFirst().orElseThrow();
+      first = files.filter(RecomputeFaultIT::isPageFile).sorted().findFirst().orElseThrow();
     }
     Files.copy(first, b1.resolve("retry-" + first.getFileName()));
 
@@ -336,5 +344,65 @@ class RecomputeFaultIT extends AccumuloITBase {
             > rec(prefix, "once").orElseThrow().counters().get("latest.SUPERSEDED_VERSIONS"),
         "the copies were read");
     assertEquals(dump(prefix + "_once"), dump(prefix + "_twice"));
+  }
+
+  /**
+   * A snapshot never skips a batch: {@code --snapshot S} over a missing batch (batch 2 renamed into
+   * place before batch 1) or over one without its _SUCCESS marker (batch 1 being copied) is refused
+   * before anything is made, and the default snapshot is the last batch before the first one that
+   * waits, which it names.
+   */
+  @Test
+  void aSnapshotNeverSkipsAMissingOrIncompleteBatch() throws Exception {
+    String prefix = newTableName("gap");
+    Path conf = writeWebindexConf(tmp, prefix, "webindex.recompute.tablets=2");
+    Path store = tmp.resolve("store");
+    writeWeb(store, 41, 60, 1);
+    Path b2 = batchDir(store, 2);
+    Files.writeString(
+        b2.resolve("late.jsonl"),
+        "{\"url\":\"http://late.example.com/\",\"crawled\":\"2026-02-01T00:00:00Z\"}\n");
+    LocalBatches.markComplete(b2);
+    String batches = "file:" + store.resolve("batches");
+
+    Result gap = recompute(conf, "--run", "gap", "--snapshot", "2");
+    assertEquals(RecomputeTool.USAGE, gap.exit(), gap.stderr());
+    assertTrue(
+        gap.stderr()
+            .startsWith(
+                "recompute: snapshot 2 needs every batch from 0 to 2, complete: batch 1 is missing:"
+                    + " batches are read in order of their numbers, from 0 and without gaps, and "
+                    + batches
+                    + " holds batch 2 but no batch 1, so that one waits for it"),
+        gap.stderr());
+
+    Path b1 = batchDir(store, 1); // being copied: its file is there, its marker not yet
+    Files.writeString(
+        b1.resolve("part-0.jsonl"),
+        "{\"url\":\"http://copied.example.com/\",\"crawled\":\"2026-01-15T00:00:00Z\"}\n");
+    Result unmarked = recompute(conf, "--run", "unmarked", "--snapshot", "1");
+    assertEquals(RecomputeTool.USAGE, unmarked.exit(), unmarked.stderr());
+    assertTrue(
+        unmarked
+            .stderr()
+            .startsWith(
+                "recompute: snapshot 1 needs every batch from 0 to 1, complete: batch 1 is not"
+                    + " complete yet: "
+                    + batches
+                    + "/00001 has no _SUCCESS marker"),
+        unmarked.stderr());
+    assertTrue(rec(prefix, "gap").isEmpty() && rec(prefix, "unmarked").isEmpty(), "no run");
+    assertFalse(connector().tableOperations().exists(prefix + "_gap"));
+    assertFalse(connector().tableOperations().exists(prefix + "_unmarked"));
+
+    Result dflt = recompute(conf, "--run", "dflt");
+    assertEquals(0, dflt.exit(), dflt.stderr());
+    assertTrue(
+        dflt.stderr().contains("recompute: snapshot 0: batch 1 is not complete yet: "),
+        dflt.stderr());
+    RunRecord r = rec(prefix, "dflt").orElseThrow();
+    assertEquals(0, r.snapshot());
+    assertEquals(List.of(batches + "/00000"), r.inputs());
+    assertEquals(expected(store, 0), dump(prefix + "_dflt"));
   }
 }

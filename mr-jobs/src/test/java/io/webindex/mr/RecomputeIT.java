@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.JobSecrets;
 import io.webindex.store.RunRecord;
@@ -61,6 +62,13 @@ class RecomputeIT extends AccumuloITBase {
 
   Path batchDir(long seq) throws IOException {
     return Files.createDirectories(store.resolve("batches").resolve(String.format("%05d", seq)));
+  }
+
+  /** Marks batches complete: their _SUCCESS marker, written after their files. */
+  void complete(long... seqs) throws IOException {
+    for (long b : seqs) {
+      LocalBatches.markComplete(batchDir(b));
+    }
   }
 
   static byte[] resource(String name) throws IOException {
@@ -144,6 +152,7 @@ class RecomputeIT extends AccumuloITBase {
   @Test
   void workedExampleEqualsGoldenDump() throws Exception {
     Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    complete(0);
     Result r = recompute("--run", "r1");
     assertEquals(0, r.exit(), r.stdout());
     assertTrue(r.stdout().contains("run r1 SUCCEEDED"), r.stdout());
@@ -184,7 +193,7 @@ class RecomputeIT extends AccumuloITBase {
     Files.writeString(
         batchDir(2).resolve("bad.jsonl"),
         "{not json\n{\"url\":\"ftp://x.com/\"}\n\u0000\u0001garbage\n");
-    Files.writeString(batchDir(2).resolve("_SUCCESS"), "");
+    complete(0, 1, 2, 3); // each batch's _SUCCESS marker: never read as a page
 
     Result full = recompute("--run", "full");
     assertEquals(0, full.exit(), full.stdout());
@@ -251,6 +260,7 @@ class RecomputeIT extends AccumuloITBase {
               "\",\"crawled\":\"2026-01-01T00:00:00Z\",\"links\":[{\"url\":\"http://hot.com/\",\"anchor\":\"home\"}]}\n");
     }
     Files.writeString(batchDir(0).resolve("hot.jsonl"), sb);
+    complete(0);
     Result r = recompute("--run", "hot");
     assertEquals(0, r.exit(), r.stdout());
     RunRecord rec = rec("hot");
@@ -274,6 +284,7 @@ class RecomputeIT extends AccumuloITBase {
   @Test
   void noJobCarriesThePassword() throws Exception {
     Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    complete(0);
     List<Job> jobs = new ArrayList<>();
     int exit =
         ToolRunner.run(
@@ -301,6 +312,7 @@ class RecomputeIT extends AccumuloITBase {
   @Test
   void failedRunLeavesNothingVisible() throws Exception {
     Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    complete(0);
     // the work directory lies below a regular file: the first job cannot write its output
     Path blocker = Files.writeString(tmp.resolve("blocker"), "");
     Result r = recompute("-D", "webindex.work.dir=" + blocker.toUri() + "/work", "--run", "broken");
@@ -319,6 +331,7 @@ class RecomputeIT extends AccumuloITBase {
     assertFalse(connector().tableOperations().exists(prefix + "_empty"));
 
     Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    complete(0);
     connector().tableOperations().create(prefix + "_taken");
     Result taken = recompute("--run", "taken");
     assertEquals(RecomputeTool.USAGE, taken.exit());

@@ -18,19 +18,51 @@ import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * The raw page store (SPEC §2): numbered batches {@code <root>/batches/<seq>/…} on any Hadoop file
- * system. Files whose name starts with {@code .} or {@code _} are not pages.
+ * system, numbered from 0 without gaps. Files whose name starts with {@code .} or {@code _} are not
+ * pages.
  *
- * <p>A batch is read only once it is complete. Writers make a batch appear atomically: write it
- * under a name that is not a number (e.g. {@code batches/_00007.tmp/}) and rename the directory to
- * its number when every file is in place (a rename is atomic on HDFS and local file systems). A
- * batch that still holds a file being copied ({@code *._COPYING_}, as {@code hdfs dfs -put} leaves
- * it, or {@code *.tmp}) is incomplete: it and every later batch wait, so the resume point never
- * passes a batch that was not read whole. One number has one directory: {@code 1} and {@code 00001}
- * together are an error, not two batches.
+ * <p>A batch is read only once it is complete: its directory holds the marker {@code _SUCCESS}
+ * ({@link BatchLayout#COMPLETE_MARKER}), which its writer writes after every page file (a MapReduce
+ * or Spark job's output committer does so by itself; after {@code hdfs dfs -put} it is {@code hdfs
+ * dfs -touchz batches/00007/_SUCCESS}), and no file still being copied ({@code *._COPYING_}, as
+ * {@code hdfs dfs -put} leaves it, or {@code *.tmp}). Batches are read in order of their numbers
+ * and without gaps: the first batch after a resume point that is missing or not complete waits, and
+ * every batch after it with it, so the resume point never passes a batch that was not read whole,
+ * nor one that was not there yet ({@link #pending} says which batch waits and why). One number has
+ * one directory: {@code 1} and {@code 00001} together are an error, not two batches.
  */
 public final class RawPageStore {
   /** One batch directory and its number. */
   public record Batch(long seq, Path dir) {}
+
+  /** Why a batch waits. */
+  public enum Reason {
+    /** No directory has its number, while a later batch has one. */
+    MISSING,
+    /** Its directory has no {@code _SUCCESS} marker yet. */
+    UNMARKED,
+    /** It holds a file still being written ({@code *._COPYING_}, {@code *.tmp}). */
+    IN_PROGRESS
+  }
+
+  /**
+   * The first batch that cannot be read yet, with every batch after it.
+   *
+   * @param seq its number
+   * @param reason why it waits
+   * @param message what waits and why, for an operator (a sentence without a final period)
+   */
+  public record Waiting(long seq, Reason reason, String message) {}
+
+  /**
+   * The batches after a resume point that can be read, in order, and the first one that waits (or
+   * null when every batch there is ready).
+   */
+  public record Pending(List<Batch> ready, Waiting waiting) {
+    public Pending {
+      ready = List.copyOf(ready);
+    }
+  }
 
   private final FileSystem fs;
   private final Path batchesDir;
@@ -46,13 +78,13 @@ public final class RawPageStore {
   }
 
   /**
-   * The complete batches in order of their numbers, up to the first incomplete one (which, with
-   * every batch after it, is left for later).
+   * The complete batches from batch 0 on, in order, up to the first that is missing or incomplete
+   * (which, with every batch after it, is left for later).
    *
    * @throws StoreException when two directories name one batch number
    */
   public List<Batch> batches() throws IOException {
-    return batchesAfter(-1); // batch numbers are not negative
+    return pending(-1).ready();
   }
 
   /**
@@ -61,23 +93,100 @@ public final class RawPageStore {
    * batch does not grow with the store's history.
    */
   public List<Batch> batchesAfter(long seq) throws IOException {
-    List<Batch> out = new ArrayList<>();
-    for (Batch b : allBatches()) {
+    return pending(seq).ready();
+  }
+
+  /**
+   * The batches numbered above {@code seq} that can be read: {@code seq + 1}, {@code seq + 2}, … as
+   * long as each is there and complete; and the first one that is not, when a batch directory above
+   * {@code seq} exists that cannot be read yet ({@code seq} -1: from batch 0 on).
+   *
+   * @throws StoreException when two directories name one batch number, or there is no batches
+   *     directory
+   */
+  public Pending pending(long seq) throws IOException {
+    List<Batch> all = allBatches();
+    List<Batch> ready = new ArrayList<>();
+    long next = Math.max(seq, -1) + 1;
+    for (int i = 0; i < all.size(); i++) {
+      Batch b = all.get(i);
       if (b.seq() <= seq) {
         continue;
       }
-      if (!isComplete(b)) {
-        break;
+      int after = all.size() - i - 1;
+      if (b.seq() != next) {
+        return new Pending(ready, missing(next, b, after));
       }
-      out.add(b);
+      Waiting w = incomplete(b, after);
+      if (w != null) {
+        return new Pending(ready, w);
+      }
+      ready.add(b);
+      next++;
     }
-    return out;
+    return new Pending(ready, null);
   }
 
-  /** The batches still being written: the first incomplete one and every batch after it. */
-  public List<Batch> waiting() throws IOException {
-    List<Batch> all = allBatches();
-    return all.subList(batches().size(), all.size());
+  private Waiting missing(long seq, Batch present, int after) {
+    return new Waiting(
+        seq,
+        Reason.MISSING,
+        "batch "
+            + seq
+            + " is missing: batches are read in order of their numbers, from 0 and without gaps,"
+            + " and "
+            + batchesDir
+            + " holds batch "
+            + present.seq()
+            + (after == 0 ? "" : " (and " + after + " after it)")
+            + " but no batch "
+            + seq
+            + ", so "
+            + (after == 0 ? "that one waits" : "they wait")
+            + " for it (to skip the number, write batch "
+            + BatchLayout.dirName(seq)
+            + " as an empty batch with its "
+            + BatchLayout.COMPLETE_MARKER
+            + " marker)");
+  }
+
+  /** Null when batch {@code b} is complete, else why it waits. */
+  private Waiting incomplete(Batch b, int after) throws IOException {
+    String also =
+        after == 0 ? "" : ", and the " + after + " batch" + (after == 1 ? "" : "es") + " after it";
+    if (!fs.exists(new Path(b.dir(), BatchLayout.COMPLETE_MARKER))) {
+      return new Waiting(
+          b.seq(),
+          Reason.UNMARKED,
+          "batch "
+              + b.seq()
+              + " is not complete yet: "
+              + b.dir()
+              + " has no "
+              + BatchLayout.COMPLETE_MARKER
+              + " marker (its writer writes it after every file: `hdfs dfs -touchz "
+              + new Path(b.dir(), BatchLayout.COMPLETE_MARKER)
+              + "` after a copy, a job's output committer by itself); it waits"
+              + also);
+    }
+    RemoteIterator<LocatedFileStatus> it = fs.listFiles(b.dir(), true);
+    while (it.hasNext()) {
+      Path p = it.next().getPath();
+      if (isInProgress(p.getName())) {
+        return new Waiting(
+            b.seq(),
+            Reason.IN_PROGRESS,
+            "batch "
+                + b.seq()
+                + " is still being written: "
+                + p
+                + " is a file in progress (its name ends in "
+                + (p.getName().endsWith(".tmp") ? ".tmp" : "._COPYING_")
+                + "); it waits"
+                + also);
+      }
+    }
+    return null;
   }
 
   private List<Batch> allBatches() throws IOException {
@@ -113,16 +222,6 @@ public final class RawPageStore {
   /** Whether a file name marks a copy in progress (the batch holding it is not complete). */
   public static boolean isInProgress(String fileName) {
     return BatchLayout.isInProgress(fileName);
-  }
-
-  private boolean isComplete(Batch b) throws IOException {
-    RemoteIterator<LocatedFileStatus> it = fs.listFiles(b.dir(), true);
-    while (it.hasNext()) {
-      if (isInProgress(it.next().getPath().getName())) {
-        return false;
-      }
-    }
-    return true;
   }
 
   public static boolean isPageFile(Path p) {

@@ -1,5 +1,7 @@
 package io.webindex.testkit;
 
+import io.webindex.core.schema.BatchLayout;
+import io.webindex.core.schema.LocalBatches;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,7 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The hand-checked goldens ({@code io/webindex/testkit/goldens/}, explained cell by cell in its
@@ -67,18 +71,24 @@ public final class Goldens {
 
   /**
    * Writes every golden's batches {@code <= upTo} into a raw page store: batch {@code n} of golden
-   * {@code g} becomes {@code <root>/batches/<n, 5 digits>/<g>.jsonl}.
+   * {@code g} becomes {@code <root>/batches/<n, 5 digits>/<g>.jsonl}; each batch directory gets its
+   * {@code _SUCCESS} marker after all of its files.
    */
   public static void writeStore(Path root, long upTo) throws IOException {
+    SortedSet<Path> dirs = new TreeSet<>();
     for (String g : NAMES) {
       for (Map.Entry<Long, byte[]> b : batches(g).entrySet()) {
         if (b.getKey() <= upTo) {
           Path dir =
               Files.createDirectories(
-                  root.resolve("batches").resolve(String.format("%05d", b.getKey())));
+                  root.resolve("batches").resolve(BatchLayout.dirName(b.getKey())));
           Files.write(dir.resolve(g + ".jsonl"), b.getValue());
+          dirs.add(dir);
         }
       }
+    }
+    for (Path dir : dirs) {
+      LocalBatches.markComplete(dir);
     }
   }
 

@@ -11,6 +11,7 @@ import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
+import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RawPageStore;
@@ -301,6 +302,14 @@ class YarnCycleIT extends AccumuloITBase {
         storeRoot + "/batches/00000/wat/sample.wat.warc",
         Files.readAllBytes(Paths.get(System.getProperty("webindex.wat.sample"))),
         false);
+    // each batch complete: its _SUCCESS marker after every file, as `hdfs dfs -touchz` writes it
+    for (long b = 0; b < 2; b++) {
+      put(
+          fs,
+          storeRoot + String.format("/batches/%05d/", b) + BatchLayout.COMPLETE_MARKER,
+          new byte[0],
+          false);
+    }
 
     // the tasks' class path as docs/operations.md sets it: the job jar's libraries first
     List<String> common =

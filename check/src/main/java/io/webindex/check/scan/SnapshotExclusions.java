@@ -48,8 +48,10 @@ public final class SnapshotExclusions {
     }
     Set<String> uris = new HashSet<>();
     Set<String> pages = new HashSet<>();
-    for (RawPageStore.Batch b : store.batches()) {
-      if (b.seq() > snapshot && b.seq() <= applied) {
+    // the batches the application applied after the snapshot: the loader reads them in order,
+    // without gaps, from the snapshot on
+    for (RawPageStore.Batch b : store.batchesAfter(snapshot)) {
+      if (b.seq() <= applied) {
         store.read(
             b,
             limits,

@@ -6,14 +6,22 @@ import java.util.regex.Pattern;
 /**
  * The layout of the raw page store (SPEC §2), the one place that names it: numbered batches {@code
  * <root>/batches/<seq>/…} with {@code seq} zero-padded to five digits when written (any number of
- * digits is read). A writer makes a batch appear atomically by writing it under {@link
- * #inProgressDirName} and renaming that directory to {@link #dirName} when every file is in place.
- * Files whose name starts with {@code .} or {@code _} are not pages; a file named {@code
- * *._COPYING_} or {@code *.tmp} is still being written.
+ * digits is read), numbered from 0 without gaps. A batch is complete once its directory holds the
+ * marker {@link #COMPLETE_MARKER} ({@code _SUCCESS}, Hadoop's own: a MapReduce or Spark job's
+ * output committer writes it after every output file), written after every page file, and no file
+ * still being written ({@code *._COPYING_} or {@code *.tmp}). A writer can also make the batch
+ * appear at once: write it, marker last, under {@link #inProgressDirName} and rename that directory
+ * to {@link #dirName}. Files whose name starts with {@code .} or {@code _} are not pages.
  */
 public final class BatchLayout {
   /** The directory under the store root that holds the batches. */
   public static final String BATCHES_DIR = "batches";
+
+  /**
+   * The file that marks a batch complete, written after every page file: {@code _SUCCESS}, the name
+   * Hadoop's output committers write when a job's output is complete.
+   */
+  public static final String COMPLETE_MARKER = "_SUCCESS";
 
   private static final Pattern SEQ = Pattern.compile("[0-9]{1,18}");
 
@@ -32,7 +40,10 @@ public final class BatchLayout {
     return BATCHES_DIR + "/" + dirName(seq);
   }
 
-  /** Where a writer puts batch {@code seq} until it is complete: {@code _00007.tmp}. */
+  /**
+   * Where a writer may put batch {@code seq} until it is complete: {@code _00007.tmp} (never read,
+   * not being a number).
+   */
   public static String inProgressDirName(long seq) {
     return "_" + dirName(seq) + ".tmp";
   }
