@@ -62,12 +62,13 @@ class UnattendedCycleIT extends AccumuloITBase {
     ok("fluo-init", "--run", "r0");
 
     try (ServiceProcesses sp = new ServiceProcesses(tmp, c)) {
+      // started in any order: the loader waits for an oracle (with back-off) instead of dying
+      sp.start("loader", "load", "--watch", "2");
       sp.start("oracle-a", "fluo-oracle");
       sp.start("oracle-b", "fluo-oracle");
       sp.start("worker-a", "fluo-worker");
       ServiceProcesses.Child workerB = sp.start("worker-b", "fluo-worker");
       awaitServing(sp, prefix, 2);
-      sp.start("loader", "load", "--watch", "2");
 
       // cycle 1: the run's snapshot is 2, the loader is at 3 when the check runs
       writeBatch(1, 60);

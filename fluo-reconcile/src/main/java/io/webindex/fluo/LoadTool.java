@@ -142,7 +142,11 @@ public final class LoadTool extends Configured implements Tool {
       try {
         app = loadInto(app, cfg, conn, o, rounds);
       } catch (Exception e) {
-        if (o.watchSeconds() == 0 || rounds.isEmpty() || !WatchBackoff.retries(e)) {
+        // a watch is a service: it waits for the application's oracle even before its first
+        // round (the services start in any order, an oracle fails over), and outlives brief
+        // outages once it ran; any other first failure is a configuration error
+        boolean noOracle = e instanceof FluoSession.NotRunning && !o.embedded();
+        if (o.watchSeconds() == 0 || (rounds.isEmpty() && !noOracle) || !WatchBackoff.retries(e)) {
           throw e;
         }
         if (stopSignal.await(backoff.failed(e, rounds.size()).toMillis())) {

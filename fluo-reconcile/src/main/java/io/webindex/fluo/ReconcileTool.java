@@ -91,7 +91,10 @@ public final class ReconcileTool extends CutoverTool {
         r.resumed() ? "resumed" : "new",
         r.previousApp().equals(r.app())
             ? ""
-            : "; was " + r.previousApp() + ": stop the old one's workers on a cluster");
+            : "; was "
+                + r.previousApp()
+                + ": Fluo services without --app stop serving it by themselves, --app ones must be"
+                + " stopped");
     out.printf(
         "retention (%d runs): %s%n",
         cfg.retentionRuns(),

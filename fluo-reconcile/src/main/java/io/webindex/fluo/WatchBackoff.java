@@ -10,7 +10,8 @@ import java.time.Duration;
  * #MAX}, with one line on stderr per failure naming its cause and the delay; a round that succeeds
  * again starts the delays over. An {@link IllegalArgumentException} (bad input or configuration) is
  * not retried, and neither is a failure before the first round succeeded (a wrong store root, an
- * application that does not exist or does not run): those end the command as they always did.
+ * application that does not exist), except that no oracle of the application runs yet: a watch
+ * started beside the Fluo services waits for them.
  */
 final class WatchBackoff {
   /** The delay after the first failure. */
