@@ -202,8 +202,8 @@ final class DemoCommand implements Command {
       if (serve) {
         // fluo-init made the live table the served one
         WebOptions options = WebOptions.local(port).withChecksDir(out);
-        try (FluoLagProbe lag = new FluoLagProbe(cfg);
-            WebServer server = WebServer.start(options, conn, cfg, lag)) {
+        try (FluoStateProbe fluo = new FluoStateProbe(cfg);
+            WebServer server = WebServer.start(options, conn, cfg, fluo)) {
           ServeCommand.serveUntilStopped(server, ctx);
         }
       }

@@ -47,6 +47,7 @@ public final class Main {
         new DumpCommand(),
         new QueryCommand(),
         new ServeCommand(),
+        new StatusCommand(),
         new BenchWebCommand(),
         new DemoCommand(),
         new GenCommand(),

@@ -74,8 +74,8 @@ final class ServeCommand implements Command {
     WebindexConfig cfg = ctx.config(conf).config();
     Connector conn = ctx.connect(conf);
     try (StopOnSignal signal = new StopOnSignal(ctx);
-        FluoLagProbe lag = new FluoLagProbe(cfg);
-        WebServer server = WebServer.start(options, conn, cfg, lag)) {
+        FluoStateProbe fluo = new FluoStateProbe(cfg);
+        WebServer server = WebServer.start(options, conn, cfg, fluo)) {
       serveUntilStopped(server, ctx);
     }
     return 0;

@@ -1,5 +1,8 @@
 package io.webindex.cli;
 
+import static io.webindex.testkit.HealthRows.AGO;
+import static io.webindex.testkit.HealthRows.expect;
+import static io.webindex.testkit.HealthRows.q;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +17,7 @@ import io.webindex.fluo.WebindexApp;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.ChildProcessWatcher;
+import io.webindex.testkit.HealthRows;
 import io.webindex.testkit.SecretScan;
 import io.webindex.web.WebOptions;
 import io.webindex.web.WebServer;
@@ -192,6 +196,7 @@ class FluoServicesIT extends AccumuloITBase {
     Child oracle1 = start("oracle1", "fluo-oracle", "--app", app1);
     Child worker3 = start("worker3", "fluo-worker", "--app", app1, "--max-scan-interval", "1");
     awaitProcesses(app1, 1);
+    healthAtAGlanceDuringTheCutover(app0, app1);
     Run rec = ok("reconcile", "--run", "r2", "--wait", "60");
     assertTrue(
         rec.out().contains("served table: " + prefix + "_r2 (run r2, Fluo caught up to batch 3)"),
@@ -200,6 +205,7 @@ class FluoServicesIT extends AccumuloITBase {
     ok("recompute", "--run", "t3");
     assertEquals(prefix + "_r2", served());
     assertEquals(dump(prefix + "_t3"), dump(prefix + "_r2"), "served vs a recompute of 0..3");
+    healthAtAGlanceAfterTheCutover(app1);
 
     for (Child ch : List.of(worker2, oracle0, worker3, oracle1)) {
       assertEquals(143, ch.stop(), ch.name() + ": " + ch.log());
@@ -338,30 +344,208 @@ class FluoServicesIT extends AccumuloITBase {
   /**
    * The {@code fluo} part of {@code /api/v1/health}, from a web server with a probe of its own (a
    * probe reuses its answer for a few seconds), as {@code bin/webindex serve} builds them. A probe
-   * gives up after {@link FluoLagProbe#TIME_LIMIT}, which the first Fluo client of this JVM can
+   * gives up after {@link FluoStateProbe#TIME_LIMIT}, which the first Fluo client of this JVM can
    * take on a busy machine: the answer is asked again, for up to a minute, until it has no error.
    */
   private JsonNode healthFluo() throws IOException, InterruptedException {
-    Instant until = Instant.now().plusSeconds(60);
-    JsonNode fluo = healthFluoOnce();
-    while (!fluo.path("error").isNull() && Instant.now().isBefore(until)) {
-      Thread.sleep(1000);
-      fluo = healthFluoOnce();
-    }
-    return fluo;
+    return health().json().path("fluo");
   }
 
-  private JsonNode healthFluoOnce() throws IOException, InterruptedException {
-    try (FluoLagProbe probe = new FluoLagProbe(cfg);
-        WebServer server = WebServer.start(WebOptions.local(0), user, cfg, probe)) {
-      HttpResponse<String> r =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(server.url().resolve("/api/v1/health")).build(),
-                  HttpResponse.BodyHandlers.ofString());
-      assertEquals(200, r.statusCode(), r.body());
-      return new ObjectMapper().readTree(r.body()).path("fluo");
+  /** {@code /api/v1/health} and the home page, from one web server. */
+  private record Health(JsonNode json, String home) {}
+
+  /**
+   * {@code /api/v1/health} and the home page from a web server with a probe of its own, until
+   * neither the lag nor the processes of an application have an error (see {@link #healthFluo}).
+   */
+  private Health health() throws IOException, InterruptedException {
+    Instant until = Instant.now().plusSeconds(60);
+    Health h = healthOnce();
+    while (probeErrors(h.json()) && Instant.now().isBefore(until)) {
+      Thread.sleep(1000);
+      h = healthOnce();
     }
+    return h;
+  }
+
+  private static boolean probeErrors(JsonNode health) {
+    boolean errors = !health.path("fluo").path("error").isNull();
+    for (JsonNode a : health.path("overview").path("applications")) {
+      errors |= !a.path("error").isNull();
+    }
+    return errors;
+  }
+
+  private Health healthOnce() throws IOException, InterruptedException {
+    try (FluoStateProbe probe = new FluoStateProbe(cfg);
+        WebServer server = WebServer.start(WebOptions.local(0), user, cfg, probe)) {
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(server.url().resolve("/api/v1/health")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode(), r.body());
+      HttpResponse<String> home =
+          http.send(
+              HttpRequest.newBuilder(server.url().resolve("/")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, home.statusCode(), home.body());
+      return new Health(new ObjectMapper().readTree(r.body()), home.body());
+    }
+  }
+
+  // --- health at a glance: /api/v1/health's overview, the home page's panel, status ---
+
+  /**
+   * While the cut-over to run r2 waits for batch 3: the served table is r0's (nothing served before
+   * it), its application {@code app0} applied batch 2 of 3 (batch 3 written five minutes ago), the
+   * cut-over target is {@code app1} (run r2), each with its oracle and one worker; a check recorded
+   * here. The health answer's overview, {@code status --json} and {@code status}, and the home
+   * page's panel all say exactly that.
+   */
+  private void healthAtAGlanceDuringTheCutover(String app0, String app1) throws Exception {
+    RunRegistry registry = new RunRegistry(user, prefix + "_meta");
+    long batchAge = 300;
+    Files.setLastModifiedTime(
+        store.resolve("batches/00003"), FileTime.from(Instant.now().minusSeconds(batchAge)));
+    Instant checked =
+        Instant.now().minus(Duration.ofHours(3)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    String report = tmp.resolve("checks").resolve("check.html").toString();
+    registry.recordCheck(
+        new RunRegistry.LastCheck("INCONSISTENT", "r0", prefix + "_r0", 2, 5, 1, checked, report));
+    RunRegistry.Served s = registry.served().orElseThrow();
+    assertEquals(prefix + "_r0", s.table());
+    RunRegistry.CutoverTarget t = registry.cutoverTarget().orElseThrow();
+    assertEquals(app1, t.app());
+
+    Health h = health();
+    JsonNode o = h.json().path("overview");
+    JsonNode served = o.path("served");
+    assertEquals(prefix + "_r0", served.path("table").asText(), o.toString());
+    assertEquals("r0", served.path("run").asText(), o.toString());
+    assertTrue(served.path("previousTable").isNull(), o.toString());
+    assertEquals(s.since().toString(), served.path("since").asText(), o.toString());
+    assertEquals(app0, served.path("fluoApp").asText(), o.toString());
+    JsonNode fluo = o.path("fluo");
+    assertEquals(h.json().path("fluo"), fluo, "the overview's lag is health's fluo part");
+    assertEquals(app0, fluo.path("app").asText(), o.toString());
+    assertEquals(2, fluo.path("applied").asLong(), o.toString());
+    assertEquals(3, fluo.path("newest").asLong(), o.toString());
+    assertEquals(1, fluo.path("batchesBehind").asLong(), o.toString());
+    long seconds = fluo.path("secondsBehind").asLong();
+    assertTrue(seconds >= batchAge && seconds < batchAge + 60, o.toString());
+    assertEquals(
+        List.of(
+            "served " + app0 + " r0 " + prefix + "_r0 " + s.since() + " true 1 null",
+            "cutover " + app1 + " r2 " + prefix + "_r2 " + t.since() + " true 1 null"),
+        applications(o));
+    JsonNode check = o.path("lastCheck");
+    assertEquals("INCONSISTENT", check.path("verdict").asText(), o.toString());
+    assertEquals(checked.toString(), check.path("finished").asText(), o.toString());
+    assertEquals("r0", check.path("run").asText(), o.toString());
+    assertEquals(prefix + "_r0", check.path("table").asText(), o.toString());
+    assertEquals(2, check.path("applied").asLong(), o.toString());
+    assertEquals(5, check.path("differences").asLong(), o.toString());
+    assertEquals(1, check.path("invariantViolations").asLong(), o.toString());
+    assertEquals(report, check.path("report").asText(), o.toString());
+
+    // status --json: the same object (the lag's seconds go on counting)
+    JsonNode json = new ObjectMapper().readTree(ok("status", "--json").out());
+    long statusSeconds = json.path("fluo").path("secondsBehind").asLong();
+    assertTrue(statusSeconds >= seconds && statusSeconds < seconds + 60, json.toString());
+    ((com.fasterxml.jackson.databind.node.ObjectNode) json.path("fluo"))
+        .set("secondsBehind", fluo.path("secondsBehind"));
+    assertEquals(o, json);
+
+    List<HealthRows.Row> expected =
+        List.of(
+            expect(
+                "",
+                "served table",
+                q(prefix + "_r0 (run r0) since " + HealthRows.UTC.format(s.since())) + AGO),
+            expect("", "previous table", q("none")),
+            expect("", "applied batch", q("2 (Fluo application " + app0 + ")")),
+            expect("", "newest batch", q("3")),
+            expect("warn", "Fluo lag", q("1 batch and ") + "(5|6) min \\d+ s" + q(" behind")),
+            expect("ok", "served app", q(app0 + ": oracle running, 1 worker")),
+            expect(
+                "ok",
+                "cut-over target",
+                q(
+                        app1
+                            + " (run r2, table "
+                            + prefix
+                            + "_r2) since "
+                            + HealthRows.UTC.format(t.since()))
+                    + AGO
+                    + q(": oracle running, 1 worker")),
+            expect(
+                "bad",
+                "last check",
+                q("INCONSISTENT at " + HealthRows.UTC.format(checked))
+                    + AGO
+                    + q(
+                        ": run r0, table "
+                            + prefix
+                            + "_r0, applied batch 2, 5 differences, 1 invariant violation; report "
+                            + report)));
+    assertStatusAndPanel(expected, h.home());
+  }
+
+  /**
+   * After the cut-over: r2's table is served, r0's the previous one, {@code app1} the served
+   * application and no cut-over target is left.
+   */
+  private void healthAtAGlanceAfterTheCutover(String app1) throws Exception {
+    RunRegistry.Served s = new RunRegistry(user, prefix + "_meta").served().orElseThrow();
+    Health h = health();
+    JsonNode o = h.json().path("overview");
+    assertEquals(prefix + "_r2", o.path("served").path("table").asText(), o.toString());
+    assertEquals(prefix + "_r0", o.path("served").path("previousTable").asText(), o.toString());
+    assertEquals(app1, o.path("fluo").path("app").asText(), o.toString());
+    assertEquals(3, o.path("fluo").path("applied").asLong(), o.toString());
+    assertEquals(0, o.path("fluo").path("batchesBehind").asLong(), o.toString());
+    assertEquals(
+        List.of("served " + app1 + " r2 " + prefix + "_r2 " + s.since() + " true 1 null"),
+        applications(o));
+    List<HealthRows.Row> expected =
+        List.of(
+            expect(
+                "",
+                "served table",
+                q(prefix + "_r2 (run r2) since " + HealthRows.UTC.format(s.since())) + AGO),
+            expect("", "previous table", q(prefix + "_r0")),
+            expect("", "applied batch", q("3 (Fluo application " + app1 + ")")),
+            expect("", "newest batch", q("3")),
+            expect("ok", "Fluo lag", q("caught up")),
+            expect("ok", "served app", q(app1 + ": oracle running, 1 worker")),
+            expect("", "cut-over target", q("none")),
+            expect("bad", "last check", q("INCONSISTENT at ") + ".*"));
+    assertStatusAndPanel(expected, h.home());
+  }
+
+  private static List<String> applications(JsonNode overview) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode a : overview.path("applications")) {
+      out.add(
+          String.join(
+              " ",
+              a.path("role").asText(),
+              a.path("app").asText(),
+              a.path("run").asText(),
+              a.path("table").asText(),
+              a.path("since").asText(),
+              a.path("oracle").asText(),
+              a.path("workers").asText(),
+              a.path("error").isNull() ? "null" : a.path("error").asText()));
+    }
+    return out;
+  }
+
+  /** {@code status} and the home page's panel both show exactly {@code expected}. */
+  private void assertStatusAndPanel(List<HealthRows.Row> expected, String home) {
+    HealthRows.assertRows(expected, HealthRows.statusLines(ok("status").out()));
+    HealthRows.assertRows(expected, HealthRows.panel(home));
   }
 
   private Run ok(String... args) {

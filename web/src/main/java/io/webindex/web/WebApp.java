@@ -34,6 +34,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
@@ -42,6 +43,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.accumulo.core.client.Connector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,12 +74,28 @@ final class WebApp {
   private final WebindexConfig cfg;
   private final ServedTable served;
   private final Path checksDir;
-  private final FluoLag lag;
+  private final FluoProbe fluo;
+  private final long overviewNanos;
+  private final AtomicReference<CachedOverview> overview = new AtomicReference<>();
   private final PebbleEngine pebble;
   private final byte[] css;
 
-  WebApp(Connector conn, WebindexConfig cfg, ServedTable served, Path checksDir, FluoLag lag) {
-    this.lag = lag;
+  /** The last overview gathered, and when (System.nanoTime). */
+  private record CachedOverview(long at, Overview overview) {}
+
+  /**
+   * @param fluo the Fluo probe for health (null: the Fluo lag and processes are not reported)
+   * @param cacheMillis how long a gathered {@link Overview} is reused
+   */
+  WebApp(
+      Connector conn,
+      WebindexConfig cfg,
+      ServedTable served,
+      Path checksDir,
+      FluoProbe fluo,
+      long cacheMillis) {
+    this.fluo = fluo;
+    this.overviewNanos = TimeUnit.MILLISECONDS.toNanos(cacheMillis);
     this.conn = conn;
     this.cfg = cfg;
     this.served = served;
@@ -342,19 +361,9 @@ final class WebApp {
       runs.add(m);
     }
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("served", s.map(WebApp::servedModel).orElse(null));
+    out.put("served", s.map(Overview::servedJson).orElse(null));
     out.put("runs", runs);
     return out;
-  }
-
-  private static Map<String, Object> servedModel(RunRegistry.Served s) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("table", s.table());
-    m.put("run", s.runId());
-    m.put("previousTable", s.previousTable().isEmpty() ? null : s.previousTable());
-    m.put("since", s.since().toString());
-    m.put("fluoApp", s.fluoApp().isEmpty() ? null : s.fluoApp());
-    return m;
   }
 
   private void apiChecks(HttpServerExchange ex) {
@@ -381,24 +390,50 @@ final class WebApp {
     acc.put("millis", (System.nanoTime() - t0) / 1_000_000);
     m.put("accumulo", acc);
     Map<String, Object> table = new LinkedHashMap<>();
+    Overview o = null;
     if (ok) {
       Optional<RunRegistry.Served> s = served.served();
       String name = served.tableName();
       table.put("table", name);
-      table.put("pointer", s.map(WebApp::servedModel).orElse(null));
+      table.put("pointer", s.map(Overview::servedJson).orElse(null));
       table.put("exists", name != null);
       String app =
           s.map(RunRegistry.Served::fluoApp).filter(a -> !a.isEmpty()).orElse(cfg.fluoApp());
       m.put("fluoApp", app);
-      if (lag != null) {
-        m.put("fluo", lag.probe(app));
+      o = overviewOrNull();
+      if (fluo != null) {
+        // the overview's lag is this one unless a fixed table (--table) hides the pointer
+        FluoProbe.Lag lag =
+            o != null && o.fluo() != null && o.fluo().app().equals(app) ? o.fluo() : fluo.lag(app);
+        m.put("fluo", Overview.lagJson(lag));
       }
       ok = name != null;
     }
     m.put("served", table);
     m.put("status", ok ? "ok" : "unavailable");
+    m.put("overview", o == null ? null : o.toJson());
     ex.setStatusCode(ok ? 200 : 503);
     sendJson(ex, m);
+  }
+
+  /**
+   * {@link Overview#gather}, reused for the cache time; null (logged) when the run registry cannot
+   * be read, so that health and the home page still answer.
+   */
+  private Overview overviewOrNull() {
+    long now = System.nanoTime();
+    CachedOverview c = overview.get();
+    if (c != null && now - c.at() < overviewNanos) {
+      return c.overview();
+    }
+    try {
+      Overview o = Overview.gather(conn, cfg, fluo);
+      overview.set(new CachedOverview(now, o));
+      return o;
+    } catch (RuntimeException e) {
+      log.warn("cannot gather the health overview: {}", e.getMessage());
+      return null;
+    }
   }
 
   // ------------------------------------------------------------------ check reports
@@ -506,6 +541,10 @@ final class WebApp {
     TopAnswer a = q.top(limit, after);
     Map<String, Object> m = base("Most referenced pages");
     m.put("table", q.table());
+    if (after == null) {
+      Overview o = overviewOrNull();
+      m.put("health", o == null ? null : o.lines(Instant.now()));
+    }
     m.put("rows", ranked(a.uris()));
     m.put("nextHref", a.next() == null ? null : "/?" + pageQuery(limit, a.next()));
     m.put("firstHref", after == null ? null : "/");

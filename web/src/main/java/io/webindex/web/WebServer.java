@@ -53,15 +53,17 @@ public final class WebServer implements AutoCloseable {
   }
 
   /**
-   * As {@link #start(WebOptions, Connector, WebindexConfig)}, with a probe of the Fluo
-   * application's lag for {@code /api/v1/health} (null: the lag is not reported).
+   * As {@link #start(WebOptions, Connector, WebindexConfig)}, with a probe of the Fluo applications
+   * (their lag, their oracle and workers) for {@code /api/v1/health} and the home page's health
+   * panel (null: neither is reported).
    */
   public static WebServer start(
-      WebOptions options, Connector conn, WebindexConfig cfg, FluoLag lag) {
+      WebOptions options, Connector conn, WebindexConfig cfg, FluoProbe fluo) {
     ServedTable served =
         new ServedTable(
             conn, cfg.metaTable(), options.table(), options.servedCacheMillis(), System::nanoTime);
-    WebApp app = new WebApp(conn, cfg, served, options.checksDir(), lag);
+    WebApp app =
+        new WebApp(conn, cfg, served, options.checksDir(), fluo, options.servedCacheMillis());
     RateLimiter limiter = new RateLimiter(options.requestsPerSecond(), System::nanoTime);
     HttpHandler chain = guard(options, limiter, new BlockingHandler(app.handler()));
     Undertow u =

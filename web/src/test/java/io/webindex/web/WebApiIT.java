@@ -1,5 +1,7 @@
 package io.webindex.web;
 
+import static io.webindex.testkit.HealthRows.expect;
+import static io.webindex.testkit.HealthRows.q;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,6 +29,7 @@ import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.HealthRows;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,6 +42,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -393,6 +397,116 @@ class WebApiIT extends AccumuloITBase {
     assertEquals("ok", h.get("status").asText());
     assertTrue(h.get("accumulo").get("reachable").asBoolean());
     assertEquals("webit", h.get("fluoApp").asText());
+  }
+
+  /**
+   * Health at a glance without a Fluo probe: {@code /api/v1/health}'s overview and the home page's
+   * panel show the served pointer, the table served before, the cut-over target and the last check
+   * exactly as this test wrote them ("no check recorded" before one is), the Fluo parts as not
+   * probed; a hostile report path is escaped; the panel is on the first page only.
+   */
+  @Test
+  void healthOverviewAndHomePanel() throws Exception {
+    switchServed("random");
+    RunRegistry.Served served = registry.serve(registry.get("worked").orElseThrow());
+    JsonNode before = get("/api/v1/health", 200).get("overview");
+    assertTrue(before.get("lastCheck").isNull(), before.toString());
+    HealthRows.assertRows(
+        List.of(
+            expect("", "served table", servedText(served)),
+            expect("", "previous table", q(randomTable)),
+            expect("", "Fluo lag", q("not probed")),
+            expect("", "served app", q("webit: processes not probed")),
+            expect("", "cut-over target", q("none")),
+            expect("", "last check", q("no check recorded"))),
+        HealthRows.panel(fetch("/").body()));
+
+    Instant targetSince = Instant.now().minusSeconds(90).truncatedTo(ChronoUnit.SECONDS);
+    registry.setCutoverTarget(
+        new RunRegistry.CutoverTarget("webit_next", "random", randomTable, targetSince));
+    Instant finished = Instant.now().minusSeconds(7200).truncatedTo(ChronoUnit.SECONDS);
+    String report = "/checks/<script>alert(3)</script>/check.html";
+    registry.recordCheck(
+        new RunRegistry.LastCheck("CONSISTENT", "worked", workedTable, 1, 0, 0, finished, report));
+    try {
+      JsonNode h = get("/api/v1/health", 200);
+      JsonNode o = h.get("overview");
+      assertEquals(
+          JSON.readTree(
+              "{\"served\":{\"table\":\""
+                  + workedTable
+                  + "\",\"run\":\"worked\",\"previousTable\":\""
+                  + randomTable
+                  + "\",\"since\":\""
+                  + served.since()
+                  + "\",\"fluoApp\":null},\"fluo\":null,\"applications\":["
+                  + "{\"role\":\"served\",\"app\":\"webit\",\"run\":\"worked\",\"table\":\""
+                  + workedTable
+                  + "\",\"since\":\""
+                  + served.since()
+                  + "\",\"oracle\":null,\"workers\":null,\"error\":null},"
+                  + "{\"role\":\"cutover\",\"app\":\"webit_next\",\"run\":\"random\",\"table\":\""
+                  + randomTable
+                  + "\",\"since\":\""
+                  + targetSince
+                  + "\",\"oracle\":null,\"workers\":null,\"error\":null}],"
+                  + "\"lastCheck\":{\"verdict\":\"CONSISTENT\",\"finished\":\""
+                  + finished
+                  + "\",\"run\":\"worked\",\"table\":\""
+                  + workedTable
+                  + "\",\"applied\":1,\"differences\":0,\"invariantViolations\":0,"
+                  + "\"report\":\"/checks/<script>alert(3)</script>/check.html\"}}"),
+          o);
+      // the fields health had before the overview are all still there
+      assertEquals(List.of("accumulo", "fluoApp", "served", "status", "overview"), fieldNames(h));
+      assertEquals(workedTable, h.get("served").get("pointer").get("table").asText());
+
+      String home = fetch("/").body();
+      HealthRows.assertRows(
+          List.of(
+              expect("", "served table", servedText(served)),
+              expect("", "previous table", q(randomTable)),
+              expect("", "Fluo lag", q("not probed")),
+              expect("", "served app", q("webit: processes not probed")),
+              expect(
+                  "",
+                  "cut-over target",
+                  q("webit_next (run random, table " + randomTable + ") since ")
+                      + q(HealthRows.UTC.format(targetSince))
+                      + " \\((1|2) min \\d+ s ago\\)"
+                      + q(": processes not probed")),
+              expect(
+                  "ok",
+                  "last check",
+                  q("CONSISTENT at " + HealthRows.UTC.format(finished))
+                      + " \\(2 h 0 min ago\\)"
+                      + q(
+                          ": run worked, table "
+                              + workedTable
+                              + ", applied batch 1, 0 differences, 0 invariant violations; report "
+                              + report))),
+          HealthRows.panel(home));
+      assertTrue(
+          home.contains("report /checks/&lt;script&gt;alert(3)&lt;/script&gt;/check.html"), home);
+      assertFalse(home.contains("<script>"), home);
+
+      String next = get("/api/v1/top?limit=1", 200).get("next").asText();
+      String second = fetch("/?limit=1&after=" + enc(next)).body();
+      assertFalse(second.contains("class=\"health\""), second);
+    } finally {
+      registry.clearCutoverTarget("webit_next");
+    }
+  }
+
+  private static String servedText(RunRegistry.Served s) {
+    return q(s.table() + " (run " + s.runId() + ") since " + HealthRows.UTC.format(s.since()))
+        + HealthRows.AGO;
+  }
+
+  private static List<String> fieldNames(JsonNode n) {
+    List<String> names = new ArrayList<>();
+    n.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 
   @Test
