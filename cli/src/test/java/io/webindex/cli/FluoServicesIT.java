@@ -343,9 +343,10 @@ class FluoServicesIT extends AccumuloITBase {
 
   /**
    * The {@code fluo} part of {@code /api/v1/health}, from a web server with a probe of its own (a
-   * probe reuses its answer for a few seconds), as {@code bin/webindex serve} builds them. A probe
-   * gives up after {@link FluoStateProbe#TIME_LIMIT}, which the first Fluo client of this JVM can
-   * take on a busy machine: the answer is asked again, for up to a minute, until it has no error.
+   * probe reuses its answer for a few seconds), as {@code bin/webindex serve} builds them, but with
+   * a longer time limit than serve's {@link FluoStateProbe#TIME_LIMIT}, which opening a probe's
+   * first Fluo client can take on a busy machine; an answer with an error is asked again, for up to
+   * a minute.
    */
   private JsonNode healthFluo() throws IOException, InterruptedException {
     return health().json().path("fluo");
@@ -377,7 +378,9 @@ class FluoServicesIT extends AccumuloITBase {
   }
 
   private Health healthOnce() throws IOException, InterruptedException {
-    try (FluoStateProbe probe = new FluoStateProbe(cfg);
+    // serve's probe gives up after 3 s: too short for a busy test machine, where each new probe
+    // opens its first Fluo client; the values are the same
+    try (FluoStateProbe probe = new FluoStateProbe(cfg, Duration.ofSeconds(30));
         WebServer server = WebServer.start(WebOptions.local(0), user, cfg, probe)) {
       HttpClient http = HttpClient.newHttpClient();
       HttpResponse<String> r =
