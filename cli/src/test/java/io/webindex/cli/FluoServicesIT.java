@@ -55,10 +55,12 @@ import org.junit.jupiter.api.io.TempDir;
  * and {@code reconcile} without {@code --embedded} go through them, a worker is stopped and another
  * started while the oracle keeps running, and after every step the served table equals a recompute
  * of the same batches, cell for cell. {@code /api/v1/health} reports the application's lag, as
- * {@code serve} builds it, with a batch waiting and after its load. The processes run as the user
- * of docs/permissions.md with a random password, their logging at INFO (Fluo's start-up print of
- * its configuration included); the password must be in none of their logs, command lines or
- * environments.
+ * {@code serve} builds it, with a batch waiting and after its load; during the cut-over and after
+ * it, health at a glance (the health answer's overview, the home page's panel, {@code status} and
+ * {@code status --json}) shows the served and previous table, the lag, each application's oracle
+ * and workers and a recorded check. The processes run as the user of docs/permissions.md with a
+ * random password, their logging at INFO (Fluo's start-up print of its configuration included); the
+ * password must be in none of their logs, command lines or environments.
  */
 class FluoServicesIT extends AccumuloITBase {
   private static final String SECRET = "ServiceCanary" + random(12);
@@ -196,7 +198,7 @@ class FluoServicesIT extends AccumuloITBase {
     Child oracle1 = start("oracle1", "fluo-oracle", "--app", app1);
     Child worker3 = start("worker3", "fluo-worker", "--app", app1, "--max-scan-interval", "1");
     awaitProcesses(app1, 1);
-    healthAtAGlanceDuringTheCutover(app0, app1);
+    healthAtAGlanceDuringTheCutover(app0, app1, worker2);
     Run rec = ok("reconcile", "--run", "r2", "--wait", "60");
     assertTrue(
         rec.out().contains("served table: " + prefix + "_r2 (run r2, Fluo caught up to batch 3)"),
@@ -401,12 +403,17 @@ class FluoServicesIT extends AccumuloITBase {
 
   /**
    * While the cut-over to run r2 waits for batch 3: the served table is r0's (nothing served before
-   * it), its application {@code app0} applied batch 2 of 3 (batch 3 written five minutes ago), the
-   * cut-over target is {@code app1} (run r2), each with its oracle and one worker; a check recorded
-   * here. The health answer's overview, {@code status --json} and {@code status}, and the home
-   * page's panel all say exactly that.
+   * it), its application {@code app0} applied batch 2 of 3 (batch 3 written five minutes ago) and
+   * has its oracle but, once {@code worker2} is stopped here, no worker; the cut-over target is
+   * {@code app1} (run r2) with its oracle and one worker; a check recorded here. The health
+   * answer's overview, {@code status --json} and {@code status}, and the home page's panel all say
+   * exactly that.
    */
-  private void healthAtAGlanceDuringTheCutover(String app0, String app1) throws Exception {
+  private void healthAtAGlanceDuringTheCutover(String app0, String app1, Child worker2)
+      throws Exception {
+    // app0 has nothing left to do (batch 3 goes to app1): its workers are not needed any more
+    assertEquals(143, worker2.stop(), worker2.log());
+    awaitProcesses(app0, 0);
     RunRegistry registry = new RunRegistry(user, prefix + "_meta");
     long batchAge = 300;
     Files.setLastModifiedTime(
@@ -439,7 +446,7 @@ class FluoServicesIT extends AccumuloITBase {
     assertTrue(seconds >= batchAge && seconds < batchAge + 60, o.toString());
     assertEquals(
         List.of(
-            "served " + app0 + " r0 " + prefix + "_r0 " + s.since() + " true 1 null",
+            "served " + app0 + " r0 " + prefix + "_r0 " + s.since() + " true 0 null",
             "cutover " + app1 + " r2 " + prefix + "_r2 " + t.since() + " true 1 null"),
         applications(o));
     JsonNode check = o.path("lastCheck");
@@ -470,7 +477,7 @@ class FluoServicesIT extends AccumuloITBase {
             expect("", "applied batch", q("2 (Fluo application " + app0 + ")")),
             expect("", "newest batch", q("3")),
             expect("warn", "Fluo lag", q("1 batch and ") + "(5|6) min \\d+ s" + q(" behind")),
-            expect("ok", "served app", q(app0 + ": oracle running, 1 worker")),
+            expect("bad", "served app", q(app0 + ": oracle running, 0 workers")),
             expect(
                 "ok",
                 "cut-over target",
