@@ -105,7 +105,7 @@ class OverviewTest {
   }
 
   @Test
-  void caughtUpNoPreviousOneWorkerConsistent() {
+  void caughtUpNoPreviousOneWorkerATargetWithoutWorkersConsistent() {
     Overview o =
         new Overview(
             new RunRegistry.Served("wi_base", "base", "", NOW.minusSeconds(59), ""),
@@ -117,7 +117,14 @@ class OverviewTest {
                     "base",
                     "wi_base",
                     NOW.minusSeconds(59),
-                    new FluoProbe.Processes("wi", true, 1, null))),
+                    new FluoProbe.Processes("wi", true, 1, null)),
+                new Overview.Application(
+                    Overview.CUTOVER,
+                    "wi_next",
+                    "next",
+                    "wi_next",
+                    NOW.minusSeconds(3600),
+                    new FluoProbe.Processes("wi_next", true, 0, null))),
             new RunRegistry.LastCheck("CONSISTENT", "base", "wi_base", -1, 1, 0, NOW, ""));
     assertEquals(
         List.of(
@@ -127,7 +134,8 @@ class OverviewTest {
             "|newest batch|7",
             "ok|Fluo lag|caught up",
             "ok|served app|wi: oracle running, 1 worker",
-            "|cut-over target|none",
+            "bad|cut-over target|wi_next (run next, table wi_next) since 2026-11-24 11:00:00 UTC (1 h"
+                + " 0 min ago): oracle running, 0 workers",
             "ok|last check|CONSISTENT at 2026-11-24 12:00:00 UTC (0 s ago): run base, table"
                 + " wi_base, applied batch none, 1 difference, 0 invariant violations; report not"
                 + " recorded"),
