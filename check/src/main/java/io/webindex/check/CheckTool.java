@@ -185,9 +185,10 @@ public final class CheckTool extends Configured implements Tool {
 
   /**
    * Records the verdict as the last check ({@link RunRegistry#recordCheck}), for the health page
-   * and {@code status}. A failure to record is reported, not fatal: the report is written.
+   * and {@code status}, with where its report ({@code check.html}) is. A failure to record is
+   * reported on stderr, not fatal: the report is written.
    */
-  private static void record(WebindexConfig cfg, CheckReport r, String reportPath) {
+  public static void record(WebindexConfig cfg, CheckReport r, String reportPath) {
     try {
       new RunRegistry(AccumuloConnections.connect(cfg), cfg.metaTable())
           .ensureTable()

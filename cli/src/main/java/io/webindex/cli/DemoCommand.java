@@ -185,6 +185,8 @@ final class DemoCommand implements Command {
                   true,
                   true));
       CheckTool.write(report, out);
+      // as `check` does: the health panel of --serve shows it
+      CheckTool.record(cfg, report, out.resolve("check.html").toString());
       ctx.err().println(CheckReportConsole.summary(report));
       ctx.out()
           .println(

@@ -33,9 +33,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * A real browser (Debian's headless Chromium and chromedriver, nothing downloaded) against {@code
- * bin/webindex demo --serve} running as a child process on the worked example: the top page, a
- * domain found through the search box, an inlink followed, the check verdict. Screenshots go to
- * {@code target/screenshots/}.
+ * bin/webindex demo --serve} running as a child process on the worked example: the top page and its
+ * health panel, a domain found through the search box, an inlink followed, the check verdict.
+ * Screenshots go to {@code target/screenshots/}.
  */
 @Timeout(600)
 class BrowserIT {
@@ -45,6 +45,7 @@ class BrowserIT {
 
   private static Process app;
   private static String base;
+  private static Path out;
   private static WebDriver browser;
   private static final List<String> appOutput = new ArrayList<>();
 
@@ -63,7 +64,7 @@ class BrowserIT {
         cli.resolve("classes")
             + java.io.File.pathSeparator
             + Files.readString(cli.resolve("classpath.txt")).strip();
-    Path out = Files.createDirectories(target.resolve("demo-out"));
+    out = Files.createDirectories(target.resolve("demo-out"));
     ProcessBuilder pb =
         new ProcessBuilder(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
@@ -143,6 +144,43 @@ class BrowserIT {
     List<WebElement> rows = browser.findElements(By.cssSelector("table.ranked tbody tr"));
     assertEquals(5, rows.size(), browser.getPageSource());
     assertEquals("3 http://c.com/", rows.get(0).getText().replaceAll("\\s+", " ").strip());
+
+    // the health panel: the demo serves its live table (run base), has stopped its Fluo
+    // application and recorded its check (run batch)
+    List<String> health = new ArrayList<>();
+    for (WebElement tr : browser.findElements(By.cssSelector("section.health tr"))) {
+      health.add(
+          tr.getAttribute("class")
+              + "|"
+              + tr.findElement(By.tagName("th")).getText()
+              + "|"
+              + tr.findElement(By.tagName("td")).getText());
+    }
+    String ago = " \\(\\d+ (s|min \\d+ s) ago\\)";
+    String time = "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC";
+    List<String> expected =
+        List.of(
+            "\\|served table\\|webindex_base \\(run base\\) since " + time + ago,
+            Pattern.quote("|previous table|none"),
+            Pattern.quote("|applied batch|unknown (Fluo application webindex)"),
+            Pattern.quote("|newest batch|0"),
+            Pattern.quote("warn|Fluo lag|unknown"),
+            Pattern.quote(
+                "bad|Fluo probe|no oracle of the Fluo application webindex runs: it gives no"
+                    + " snapshot"),
+            Pattern.quote("bad|served app|webindex: no oracle, 0 workers"),
+            Pattern.quote("|cut-over target|none"),
+            "ok\\|last check\\|CONSISTENT at "
+                + time
+                + ago
+                + Pattern.quote(
+                    ": run batch, table webindex_base, applied batch 0, 0 differences, 0 invariant"
+                        + " violations; report "
+                        + out.resolve("check.html")));
+    assertEquals(expected.size(), health.size(), health.toString());
+    for (int i = 0; i < expected.size(); i++) {
+      assertTrue(health.get(i).matches(expected.get(i)), health.get(i) + " !~ " + expected.get(i));
+    }
 
     WebElement box = browser.findElement(By.name("q"));
     box.sendKeys("www.c.com");
