@@ -25,10 +25,8 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
@@ -38,7 +36,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
@@ -74,14 +71,12 @@ class FluoServicesIT extends AccumuloITBase {
   private WebindexConfig cfg;
   private RandomWeb web;
   private Connector user;
-  private final List<Child> children = new ArrayList<>();
+  private ServiceProcesses services;
 
   @AfterEach
   void stopChildren() throws InterruptedException {
-    for (Child ch : children) {
-      if (ch.process().isAlive()) {
-        ch.process().destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-      }
+    if (services != null) {
+      services.close();
     }
   }
 
@@ -115,18 +110,9 @@ class FluoServicesIT extends AccumuloITBase {
     c = conf.toString();
     cfg = WebindexConfig.load(conf, Map.of());
     web = new RandomWeb(20261123, 120);
-    Files.writeString(
-        tmp.resolve("child-log4j.properties"),
-        String.join(
-            "\n",
-            "log4j.rootLogger=INFO, stderr",
-            "log4j.appender.stderr=org.apache.log4j.ConsoleAppender",
-            "log4j.appender.stderr.Target=System.err",
-            "log4j.appender.stderr.layout=org.apache.log4j.PatternLayout",
-            "log4j.appender.stderr.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c - %m%n",
-            "log4j.logger.org.apache.fluo=DEBUG",
-            "log4j.logger.io.webindex=DEBUG",
-            ""));
+    services =
+        new ServiceProcesses(
+            tmp, c, "INFO", "log4j.logger.org.apache.fluo=DEBUG", "log4j.logger.io.webindex=DEBUG");
 
     // the batch run and the application started from it
     writeBatch(0, 120);
@@ -143,8 +129,8 @@ class FluoServicesIT extends AccumuloITBase {
     Run refused = status(2, "load");
     assertTrue(refused.err().contains("bin/webindex fluo-oracle"), refused.err());
 
-    Child oracle0 = start("oracle0", "fluo-oracle");
-    Child worker1 = start("worker1", "fluo-worker", "--max-scan-interval", "1");
+    ServiceProcesses.Child oracle0 = start("oracle0", "fluo-oracle");
+    ServiceProcesses.Child worker1 = start("worker1", "fluo-worker", "--max-scan-interval", "1");
     awaitProcesses(app0, 1);
     writeBatch(1, 40);
     // /api/v1/health while batch 1 waits: the application applied batch 0 (its seed), the store
@@ -178,7 +164,8 @@ class FluoServicesIT extends AccumuloITBase {
     Run load2 = ok("load");
     assertTrue(load2.out().contains("applied batches 2..2"), load2.out());
     assertTrue(notifications(app0) > 0, "nothing processed the batch without a worker");
-    Child worker2 = start("worker2", "fluo-worker", "--app", app0, "--max-scan-interval", "1");
+    ServiceProcesses.Child worker2 =
+        start("worker2", "fluo-worker", "--app", app0, "--max-scan-interval", "1");
     awaitProcesses(app0, 1);
     awaitNoNotifications(app0);
     ok("recompute", "--run", "r2");
@@ -195,8 +182,9 @@ class FluoServicesIT extends AccumuloITBase {
             && waiting.err().contains("bin/webindex fluo-worker --app " + app1),
         waiting.err());
     assertEquals(prefix + "_r0", served());
-    Child oracle1 = start("oracle1", "fluo-oracle", "--app", app1);
-    Child worker3 = start("worker3", "fluo-worker", "--app", app1, "--max-scan-interval", "1");
+    ServiceProcesses.Child oracle1 = start("oracle1", "fluo-oracle", "--app", app1);
+    ServiceProcesses.Child worker3 =
+        start("worker3", "fluo-worker", "--app", app1, "--max-scan-interval", "1");
     awaitProcesses(app1, 1);
     healthAtAGlanceDuringTheCutover(app0, app1, worker2);
     Run rec = ok("reconcile", "--run", "r2", "--wait", "60");
@@ -209,27 +197,27 @@ class FluoServicesIT extends AccumuloITBase {
     assertEquals(dump(prefix + "_t3"), dump(prefix + "_r2"), "served vs a recompute of 0..3");
     healthAtAGlanceAfterTheCutover(app1);
 
-    for (Child ch : List.of(worker2, oracle0, worker3, oracle1)) {
+    for (ServiceProcesses.Child ch : List.of(worker2, oracle0, worker3, oracle1)) {
       assertEquals(143, ch.stop(), ch.name() + ": " + ch.log());
       assertTrue(ch.log().contains(" stopped"), ch.name() + ": " + ch.log());
     }
 
     // Fluo logged its start-up at INFO, but not the configuration with the password
-    for (Child ch : List.of(oracle0, oracle1)) {
+    for (ServiceProcesses.Child ch : List.of(oracle0, oracle1)) {
       assertTrue(ch.log().contains("Starting Oracle for Fluo '"), ch.log());
     }
-    for (Child ch : List.of(worker1, worker2, worker3)) {
+    for (ServiceProcesses.Child ch : List.of(worker1, worker2, worker3)) {
       assertTrue(ch.log().contains("Starting Worker for Fluo '"), ch.log());
     }
     List<String> found = new ArrayList<>();
-    for (Child ch : children) {
+    for (ServiceProcesses.Child ch : services.children()) {
       found.addAll(SCAN.file(ch.logFile()));
     }
     Set<Long> pids = new java.util.HashSet<>();
-    children.forEach(ch -> pids.add(ch.process().pid()));
+    services.children().forEach(ch -> pids.add(ch.process().pid()));
     List<ChildProcessWatcher.Seen> seen = childProcesses();
     assertTrue(
-        seen.stream().filter(s -> pids.contains(s.pid())).count() >= children.size(),
+        seen.stream().filter(s -> pids.contains(s.pid())).count() >= services.children().size(),
         "every service process was seen: " + seen);
     for (ChildProcessWatcher.Seen s : seen) {
       found.addAll(SCAN.text("command line of " + s, s.commandLine()));
@@ -241,42 +229,8 @@ class FluoServicesIT extends AccumuloITBase {
 
   // --- the service processes ---
 
-  /** A {@code bin/webindex} command in a JVM of its own, its stdout and stderr in a file. */
-  private record Child(String name, Process process, Path logFile) {
-    /** SIGTERM; the exit status. */
-    int stop() throws InterruptedException {
-      process.destroy();
-      assertTrue(process.waitFor(90, TimeUnit.SECONDS), name + " stopped within 90 s");
-      return process.exitValue();
-    }
-
-    String log() {
-      try {
-        return Files.readString(logFile, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        return e.toString();
-      }
-    }
-  }
-
-  private Child start(String name, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx256m");
-    cmd.add("-Dlog4j.configuration=" + tmp.resolve("child-log4j.properties").toUri());
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
-    cmd.addAll(List.of(args));
-    cmd.add("--conf");
-    cmd.add(c);
-    Path log = tmp.resolve(name + ".log");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.redirectOutput(log.toFile());
-    pb.environment().remove(WebindexConfig.PASSWORD_ENV);
-    Child ch = new Child(name, pb.start(), log);
-    children.add(ch);
-    return ch;
+  private ServiceProcesses.Child start(String name, String... args) throws IOException {
+    return services.start(name, args);
   }
 
   /** Waits until the oracle of {@code app} and exactly {@code workers} workers are registered. */
@@ -284,14 +238,8 @@ class FluoServicesIT extends AccumuloITBase {
     await(
         "an oracle and " + workers + " workers of " + app,
         () -> {
+          services.assertAlive();
           WebindexApp.Processes p = WebindexApp.processes(cfg, app);
-          children.stream()
-              .filter(ch -> !ch.process().isAlive() && ch.process().exitValue() != 143)
-              .findFirst()
-              .ifPresent(
-                  ch -> {
-                    throw new AssertionError(ch.name() + " died: " + ch.log());
-                  });
           return p.oracle() && p.workers() == workers;
         });
   }
@@ -321,16 +269,7 @@ class FluoServicesIT extends AccumuloITBase {
   }
 
   private static void await(String what, BooleanSupplier done) {
-    Instant until = Instant.now().plus(Duration.ofSeconds(120));
-    while (!done.getAsBoolean()) {
-      assertFalse(Instant.now().isAfter(until), "timed out waiting for " + what);
-      try {
-        Thread.sleep(250);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what);
-      }
-    }
+    ServiceProcesses.poll(what, Duration.ofSeconds(120), done, () -> "");
   }
 
   // --- commands in this JVM ---
@@ -409,8 +348,8 @@ class FluoServicesIT extends AccumuloITBase {
    * answer's overview, {@code status --json} and {@code status}, and the home page's panel all say
    * exactly that.
    */
-  private void healthAtAGlanceDuringTheCutover(String app0, String app1, Child worker2)
-      throws Exception {
+  private void healthAtAGlanceDuringTheCutover(
+      String app0, String app1, ServiceProcesses.Child worker2) throws Exception {
     // app0 has nothing left to do (batch 3 goes to app1): its workers are not needed any more
     assertEquals(143, worker2.stop(), worker2.log());
     awaitProcesses(app0, 0);
@@ -563,12 +502,7 @@ class FluoServicesIT extends AccumuloITBase {
   }
 
   private Run status(int expected, String... args) {
-    List<String> withConf = new ArrayList<>(List.of(args));
-    withConf.add("--conf");
-    withConf.add(c);
-    Run r = Run.of(tmp, withConf);
-    assertEquals(expected, r.status(), String.join(" ", args) + ": " + r);
-    return r;
+    return Run.expect(tmp, c, expected, args);
   }
 
   private String dump(String table) {

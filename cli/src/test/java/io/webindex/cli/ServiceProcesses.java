@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Long-running {@code bin/webindex} commands (the Fluo services, {@code load --watch}) as JVMs of
@@ -55,19 +56,32 @@ final class ServiceProcesses implements AutoCloseable {
    * @param conf the webindex configuration every child gets ({@code --conf})
    */
   ServiceProcesses(Path dir, String conf) throws IOException {
+    this(dir, conf, "WARN", "log4j.logger.io.webindex=INFO");
+  }
+
+  /**
+   * @param rootLevel the children's root log level
+   * @param loggers further lines of their log4j configuration ({@code log4j.logger.x=LEVEL})
+   */
+  ServiceProcesses(Path dir, String conf, String rootLevel, String... loggers) throws IOException {
     this.dir = dir;
     this.conf = conf;
-    Files.writeString(
-        dir.resolve("child-log4j.properties"),
-        String.join(
-            "\n",
-            "log4j.rootLogger=WARN, stderr",
-            "log4j.appender.stderr=org.apache.log4j.ConsoleAppender",
-            "log4j.appender.stderr.Target=System.err",
-            "log4j.appender.stderr.layout=org.apache.log4j.PatternLayout",
-            "log4j.appender.stderr.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c - %m%n",
-            "log4j.logger.io.webindex=INFO",
-            ""));
+    List<String> lines =
+        new ArrayList<>(
+            List.of(
+                "log4j.rootLogger=" + rootLevel + ", stderr",
+                "log4j.appender.stderr=org.apache.log4j.ConsoleAppender",
+                "log4j.appender.stderr.Target=System.err",
+                "log4j.appender.stderr.layout=org.apache.log4j.PatternLayout",
+                "log4j.appender.stderr.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c - %m%n"));
+    lines.addAll(List.of(loggers));
+    lines.add("");
+    Files.writeString(dir.resolve("child-log4j.properties"), String.join("\n", lines));
+  }
+
+  /** Every child started so far. */
+  List<Child> children() {
+    return List.copyOf(children);
   }
 
   /** Starts {@code bin/webindex args… --conf CONF} in a JVM of its own. */
@@ -116,10 +130,22 @@ final class ServiceProcesses implements AutoCloseable {
 
   /** Waits up to {@code max} for {@code done}, failing when a child dies meanwhile. */
   void await(String what, Duration max, BooleanSupplier done) {
+    poll(
+        what,
+        max,
+        () -> {
+          assertAlive();
+          return done.getAsBoolean();
+        },
+        this::logs);
+  }
+
+  /** Waits up to {@code max} for {@code done}; the failure message ends with {@code detail}. */
+  static void poll(String what, Duration max, BooleanSupplier done, Supplier<String> detail) {
     Instant until = Instant.now().plus(max);
     while (!done.getAsBoolean()) {
-      assertAlive();
-      assertFalse(Instant.now().isAfter(until), "timed out waiting for " + what + logs());
+      assertFalse(
+          Instant.now().isAfter(until), () -> "timed out waiting for " + what + detail.get());
       try {
         Thread.sleep(250);
       } catch (InterruptedException e) {

@@ -18,7 +18,6 @@ import io.webindex.testkit.AccumuloITBase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -179,11 +178,6 @@ class UnattendedCycleIT extends AccumuloITBase {
   }
 
   private Run status(int expected, String... args) {
-    List<String> withConf = new ArrayList<>(List.of(args));
-    withConf.add("--conf");
-    withConf.add(c);
-    Run r = Run.of(tmp, withConf);
-    assertEquals(expected, r.status(), String.join(" ", args) + ": " + r);
-    return r;
+    return Run.expect(tmp, c, expected, args);
   }
 }

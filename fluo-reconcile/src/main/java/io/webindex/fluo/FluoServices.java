@@ -180,13 +180,7 @@ public final class FluoServices {
       LoadTool.StopSignal stop,
       PrintWriter progress)
       throws InterruptedException {
-    if (!silenceConfigurationPrint()) {
-      throw new StoreException(
-          "the logging configuration lets Fluo print the application's configuration, the"
-              + " Accumulo password included, at INFO: set the level of logger "
-              + CONFIGURATION_LOGGER
-              + " to WARN");
-    }
+    requireSilencedConfigurationPrint();
     Map<String, FluoService> running = new LinkedHashMap<>();
     say(
         progress,
@@ -317,13 +311,7 @@ public final class FluoServices {
   }
 
   private static FluoConfiguration prepare(WebindexConfig cfg, String app) {
-    if (!silenceConfigurationPrint()) {
-      throw new StoreException(
-          "the logging configuration lets Fluo print the application's configuration, the"
-              + " Accumulo password included, at INFO: set the level of logger "
-              + CONFIGURATION_LOGGER
-              + " to WARN");
-    }
+    requireSilencedConfigurationPrint();
     application(cfg, Optional.of(app));
     // the connection and the password (registered for the exporter); Fluo merges the
     // application's shared configuration from ZooKeeper over it
@@ -374,6 +362,17 @@ public final class FluoServices {
     } catch (RuntimeException e) {
       // Accumulo unreachable for a moment: the service itself retries, look again later
       return null;
+    }
+  }
+
+  /** {@link #silenceConfigurationPrint()}, refusing to go on where the logger stays at INFO. */
+  private static void requireSilencedConfigurationPrint() {
+    if (!silenceConfigurationPrint()) {
+      throw new StoreException(
+          "the logging configuration lets Fluo print the application's configuration, the"
+              + " Accumulo password included, at INFO: set the level of logger "
+              + CONFIGURATION_LOGGER
+              + " to WARN");
     }
   }
 

@@ -53,7 +53,7 @@ public final class LiveSide {
    * Waits up to {@code max} until the application that maintains the served table is idle and has
    * applied batch {@code minApplied} or later.
    *
-   * @throws IllegalArgumentException when no table is served
+   * @throws NotSettled when no table is served
    * @throws FluoSession.NotRunning when no oracle of the served application runs
    * @throws NotSettled when it is still busy, or behind, after {@code max}
    */
@@ -61,14 +61,7 @@ public final class LiveSide {
     Connector conn = AccumuloConnections.connect(cfg);
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
     RunRegistry.Served served =
-        registry
-            .served()
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "--served: no table is served yet (no served row in "
-                            + cfg.metaTable()
-                            + "); give --actual TABLE"));
+        registry.served().orElseThrow(() -> new NotSettled("no table is served yet"));
     String app = served.fluoApp().isEmpty() ? cfg.fluoApp() : served.fluoApp();
     Instant t0 = Instant.now();
     Instant until = t0.plus(max);

@@ -25,8 +25,8 @@ public final class LiveProbe {
    * Waits up to {@code max} until the served application is idle and has applied batch {@code
    * minApplied} or later.
    *
-   * @throws io.webindex.store.StoreException when no oracle of it runs, or it did not settle
-   * @throws IllegalArgumentException when no table is served
+   * @throws io.webindex.store.StoreException when no table is served, no oracle of the served
+   *     application runs, or it did not settle
    */
   public static Settled settle(WebindexConfig cfg, long minApplied, Duration max) {
     LiveSide.Settled s = LiveSide.settle(cfg, minApplied, max);
