@@ -39,13 +39,14 @@ import org.slf4j.LoggerFactory;
 final class MiniOozieCluster implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MiniOozieCluster.class);
 
+  /** C1 only and the serial collector, as every test JVM of the suite (docs/testing.md). */
+  static final String FAST_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
   /**
-   * JVM options of every YARN container (Oozie prepends {@code
-   * yarn.app.mapreduce.am.admin-command-opts} to its launcher's): Hadoop 3.3 on JDK 17 needs
-   * java.lang opened; C1 and the serial collector as in every test JVM of the suite.
+   * JVM options of MapReduce containers and of {@code hadoop jar}: Hadoop 3.3 on JDK 17 needs
+   * java.lang opened for its MapReduce application master.
    */
-  static final String CONTAINER_OPTS =
-      "--add-opens java.base/java.lang=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+  static final String CONTAINER_OPTS = "--add-opens java.base/java.lang=ALL-UNNAMED " + FAST_JVM;
 
   private final Path dir;
   private final MiniDFSCluster dfs;
@@ -83,7 +84,10 @@ final class MiniOozieCluster implements AutoCloseable {
       conf.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
       conf.setInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 100);
       conf.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 100);
-      conf.set("yarn.app.mapreduce.am.admin-command-opts", CONTAINER_OPTS);
+      // the cluster's options for every application master, Oozie's launchers too (Oozie prepends
+      // them to the workflow's <java-opts>): only the fast JVM flags, so that the launchers run
+      // with what the shipped workflow gives them (they need no --add-opens)
+      conf.set("yarn.app.mapreduce.am.admin-command-opts", FAST_JVM);
       conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
       conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m " + CONTAINER_OPTS);
       conf.set("mapreduce.map.java.opts", "-Xmx256m " + CONTAINER_OPTS);
@@ -181,6 +185,8 @@ final class MiniOozieCluster implements AutoCloseable {
     Files.copy(
         MiniOozieCluster.class.getResourceAsStream("/oozie-it-log4j.properties"),
         confDir.resolve("oozie-it-log4j.properties"));
+    // Derby's own log, else derby.log in the working directory (the module's)
+    System.setProperty("derby.stream.error.file", home.resolve("derby.log").toString());
     System.setProperty("oozie.home.dir", home.toString());
     System.setProperty("oozie.config.dir", confDir.toString());
     System.setProperty("oozie.data.dir", data.toString());
@@ -255,15 +261,44 @@ final class MiniOozieCluster implements AutoCloseable {
   /** What a child JVM did: its exit status and its output. */
   record Outcome(int exit, String output) {}
 
+  /** A child JVM that runs {@code hadoop jar}, and the file its output goes to. */
+  record Child(String name, Process process, Path output) {
+    /** Stops it as a supervisor does (SIGTERM: its shutdown hooks run), then for good. */
+    void stop() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
   /**
-   * {@code hadoop jar <jar> <main> <args>} on this cluster: {@link org.apache.hadoop.util.RunJar}
-   * in a child JVM whose class path is the cluster's configuration directory and Hadoop's jars,
-   * with {@code HADOOP_USE_CLIENT_CLASSLOADER=true} (the jar on its own class loader, its libraries
-   * first), as docs/operations.md runs every step.
+   * {@code hadoop jar <jar> <main> <args>} on this cluster, and waits for it: {@link
+   * org.apache.hadoop.util.RunJar} in a child JVM whose class path is the cluster's configuration
+   * directory and Hadoop's jars, with {@code HADOOP_USE_CLIENT_CLASSLOADER=true} (the jar on its
+   * own class loader, its libraries first), as docs/operations.md runs every step.
    */
   Outcome hadoopJar(String name, Path jar, String main, List<String> args) throws Exception {
+    long t0 = System.nanoTime();
+    Child c = startHadoopJar(name, "-Xmx512m", jar, main, args);
+    if (!c.process().waitFor(5, TimeUnit.MINUTES)) {
+      c.process().destroyForcibly();
+      throw new AssertionError(name + " did not end in 5 minutes; see " + c.output());
+    }
+    log.info(
+        "{} ({}): exit {} in {} ms",
+        name,
+        main,
+        c.process().exitValue(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    return new Outcome(c.process().exitValue(), Files.readString(c.output()));
+  }
+
+  /** As {@link #hadoopJar}, without waiting: for a long-running service. */
+  Child startHadoopJar(String name, String heap, Path jar, String main, List<String> args)
+      throws IOException {
     List<String> jvm = new java.util.ArrayList<>();
-    jvm.add("-Xmx512m");
+    jvm.add(heap);
     jvm.addAll(List.of(CONTAINER_OPTS.split(" ")));
     jvm.add("-cp");
     jvm.add(
@@ -281,21 +316,10 @@ final class MiniOozieCluster implements AutoCloseable {
     cmd.add(main);
     cmd.addAll(args);
     Path output = dir.resolve(name + ".out");
-    long t0 = System.nanoTime();
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("HADOOP_USE_CLIENT_CLASSLOADER", "true");
     Process p = pb.redirectErrorStream(true).redirectOutput(output.toFile()).start();
-    if (!p.waitFor(5, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      throw new AssertionError(name + " did not end in 5 minutes; see " + output);
-    }
-    log.info(
-        "{} ({}): exit {} in {} ms",
-        name,
-        main,
-        p.exitValue(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-    return new Outcome(p.exitValue(), Files.readString(output));
+    return new Child(name, p, output);
   }
 
   @Override

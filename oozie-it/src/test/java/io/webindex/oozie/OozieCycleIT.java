@@ -8,7 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.core.index.ReferenceIndex;
+import io.webindex.core.model.Page;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadLimits;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.synth.RandomWeb;
+import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
@@ -83,18 +91,31 @@ class OozieCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(OozieCycleIT.class);
 
   /**
+   * {@code -Dwebindex.oozie-it.services=true}: the Fluo oracle, a worker and the loader ({@code
+   * FluoOracleTool}, {@code FluoWorkerTool} without {@code --app}, {@code LoadTool --watch 2}) run
+   * from the job jar as child processes for the whole class, as docs/operations.md runs them beside
+   * the cycle, and a new batch arrives (and is applied through them) before each scenario.
+   */
+  static final boolean SERVICES = Boolean.getBoolean("webindex.oozie-it.services");
+
+  /**
+   * {@code -Dwebindex.oozie-it.reconcileEmbedded=false}: the workflow's reconcile without {@code
+   * --embedded}, waiting for the new application's oracle and workers (needs {@link #SERVICES} and
+   * services that follow the cut-over).
+   */
+  static final boolean RECONCILE_EMBEDDED =
+      Boolean.parseBoolean(System.getProperty("webindex.oozie-it.reconcileEmbedded", "true"));
+
+  /** The workflow's reconcile action the cycles take. */
+  static final String RECONCILE = RECONCILE_EMBEDDED ? "reconcile-embedded" : "reconcile";
+
+  /**
    * The routes through oozie/workflow.xml the scenarios expect, as {@link Route#nodes()} prints
    * them (a failed action with its exit code). Edit these when the workflow's graph changes.
    */
   static final List<String> CONSISTENT_ROUTE =
       List.of(
-          ":start:",
-          "recompute",
-          "check",
-          "reconcile-how",
-          "reconcile-embedded",
-          "after-reconcile",
-          "end");
+          ":start:", "recompute", "check", "reconcile-how", RECONCILE, "after-reconcile", "end");
 
   static final List<String> REPAIR_ROUTE =
       List.of(
@@ -124,6 +145,8 @@ class OozieCycleIT extends AccumuloITBase {
   private static Path oozieApp;
   private static MiniOozieCluster cluster;
   private static Deployment deployment;
+  private static final RandomWeb WEB = new RandomWeb(2029, 120);
+  private static final List<MiniOozieCluster.Child> services = new ArrayList<>();
 
   @BeforeAll
   static void startClusterAndDeploy() throws Exception {
@@ -136,17 +159,27 @@ class OozieCycleIT extends AccumuloITBase {
     assertTrue(Files.isRegularFile(oozieApp.resolve("workflow.xml")), "no " + oozieApp);
     cluster = MiniOozieCluster.start(dir);
     deployment = deploy("wi");
+    if (SERVICES) {
+      startServices(deployment);
+    }
   }
 
   @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
+  static void stopCluster() throws InterruptedException {
+    try {
+      for (MiniOozieCluster.Child c : services) {
+        c.stop();
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
     }
   }
 
   /** One webindex installation on the cluster: its table prefix and its paths on HDFS. */
-  record Deployment(String prefix, String appPath, String reportDir) {
+  record Deployment(
+      String prefix, String appPath, String reportDir, String storeRoot, Path webindexConf) {
     RunRegistry registry() {
       return new RunRegistry(connector(), prefix + "_meta");
     }
@@ -188,13 +221,7 @@ class OozieCycleIT extends AccumuloITBase {
     Path jobsConf = writeJobsConf(local);
 
     // one batch of raw pages, in two JSON-lines files
-    RandomWeb web = new RandomWeb(2029, 120);
-    for (Map.Entry<String, String> f : web.batchFiles(0, 100, 2).entrySet()) {
-      try (OutputStream out =
-          fs.create(new org.apache.hadoop.fs.Path(storeRoot + "/batches/00000/" + f.getKey()))) {
-        out.write(f.getValue().getBytes(UTF_8));
-      }
-    }
+    writeBatch(storeRoot, 0);
 
     // the first deployment
     List<String> conf = List.of("--webindex-conf", webindexConf.toString(), "--run", "first");
@@ -205,7 +232,12 @@ class OozieCycleIT extends AccumuloITBase {
     init.add("--embedded");
     expectExit(0, hint + "-first-fluo-init", "io.webindex.fluo.FluoInitTool", init);
     Deployment d =
-        new Deployment(prefix, nameNode + "/apps/" + prefix, nameNode + "/" + prefix + "/checks");
+        new Deployment(
+            prefix,
+            nameNode + "/apps/" + prefix,
+            nameNode + "/" + prefix + "/checks",
+            storeRoot,
+            webindexConf);
     assertEquals(
         d.table("first"),
         d.registry().served().orElseThrow().table(),
@@ -232,6 +264,132 @@ class OozieCycleIT extends AccumuloITBase {
         new org.apache.hadoop.fs.Path(appConf, "accumulo.password"),
         FsPermission.valueOf("-r--------"));
     return d;
+  }
+
+  /**
+   * Batch {@code seq} of {@link #WEB} (100 page versions in two JSON-lines files) into the raw page
+   * store, as docs/input.md tells a writer: under a name that is not a number, then renamed.
+   */
+  static void writeBatch(String storeRoot, long seq) throws IOException {
+    FileSystem fs = cluster.fs();
+    org.apache.hadoop.fs.Path tmp =
+        new org.apache.hadoop.fs.Path(storeRoot + String.format("/batches/_%05d.tmp", seq));
+    for (Map.Entry<String, String> f : WEB.batchFiles(seq, 100, 2).entrySet()) {
+      try (OutputStream out = fs.create(new org.apache.hadoop.fs.Path(tmp, f.getKey()))) {
+        out.write(f.getValue().getBytes(UTF_8));
+      }
+    }
+    org.apache.hadoop.fs.Path batch =
+        new org.apache.hadoop.fs.Path(storeRoot + String.format("/batches/%05d", seq));
+    assertTrue(fs.rename(tmp, batch), "rename " + tmp + " to " + batch);
+  }
+
+  /**
+   * The oracle, a worker and the loader of docs/operations.md, as child processes: the loader once
+   * the oracle and the worker say they run (it refuses to start without an oracle).
+   */
+  static void startServices(Deployment d) throws Exception {
+    List<String> conf = List.of("--webindex-conf", d.webindexConf().toString());
+    services.add(
+        cluster.startHadoopJar(
+            "fluo-oracle", "-Xmx256m", jobJar, "io.webindex.fluo.FluoOracleTool", conf));
+    List<String> worker = new ArrayList<>(conf);
+    worker.addAll(List.of("--threads", "4"));
+    services.add(
+        cluster.startHadoopJar(
+            "fluo-worker", "-Xmx512m", jobJar, "io.webindex.fluo.FluoWorkerTool", worker));
+    awaitOutput(services.get(0), "Fluo oracle of application " + d.prefix() + " running");
+    awaitOutput(services.get(1), "Fluo worker of application " + d.prefix() + " running");
+    List<String> loader = new ArrayList<>(conf);
+    loader.addAll(List.of("--watch", "2"));
+    services.add(
+        cluster.startHadoopJar("loader", "-Xmx512m", jobJar, "io.webindex.fluo.LoadTool", loader));
+  }
+
+  private static void awaitOutput(MiniOozieCluster.Child c, String text) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (!readQuietly(c.output()).contains(text)) {
+      assertTrue(c.process().isAlive(), () -> c.name() + " ended: " + readQuietly(c.output()));
+      assertTrue(
+          System.nanoTime() < deadline,
+          () -> c.name() + " did not say '" + text + "' in 90 s: " + readQuietly(c.output()));
+      Thread.sleep(250);
+    }
+  }
+
+  /**
+   * With {@link #SERVICES}: batch {@code seq} arrives, and the test waits until the services have
+   * applied it, i.e. until the served table equals the reference index of every batch written.
+   */
+  static void batchArrivesAndIsApplied(Deployment d, long seq) throws Exception {
+    writeBatch(d.storeRoot(), seq);
+    List<String> expected = reference(d.storeRoot());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    String served = d.registry().served().orElseThrow().table();
+    List<String> actual = dump(served);
+    while (!expected.equals(actual) && System.nanoTime() < deadline) {
+      Thread.sleep(1000);
+      served = d.registry().served().orElseThrow().table();
+      actual = dump(served);
+    }
+    for (MiniOozieCluster.Child c : services) {
+      assertTrue(c.process().isAlive(), () -> c.name() + " ended: " + readQuietly(c.output()));
+    }
+    assertEquals(
+        expected,
+        actual,
+        "batch "
+            + seq
+            + " was not applied to the served table "
+            + served
+            + " in 120 s (do the services follow the cut-overs?); the loader: "
+            + readQuietly(services.get(2).output()));
+  }
+
+  private static String readQuietly(Path p) {
+    try {
+      String s = Files.readString(p);
+      return s.length() > 20000 ? s.substring(s.length() - 20000) : s;
+    } catch (IOException e) {
+      return "(" + e + ")";
+    }
+  }
+
+  /** The reference index of every batch in the store, in the dump format. */
+  static List<String> reference(String storeRoot) throws IOException {
+    ReferenceIndex ref = new ReferenceIndex();
+    RawPageStore raw = new RawPageStore(storeRoot, cluster.conf());
+    PageSink sink =
+        new PageSink() {
+          @Override
+          public void page(Page page) {
+            ref.apply(page);
+          }
+
+          @Override
+          public void reject(Reject reject) {}
+        };
+    for (RawPageStore.Batch b : raw.batches()) {
+      raw.read(b, ReadLimits.DEFAULT, new ReadStats(), sink);
+    }
+    return DumpFormat.lines(ref.cells());
+  }
+
+  /** A table in the dump format. */
+  static List<String> dump(String table) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Scanner s = connector().createScanner(table, Authorizations.EMPTY)) {
+      for (Map.Entry<Key, Value> e : s) {
+        Key k = e.getKey();
+        out.add(
+            DumpFormat.line(
+                k.getRow().toString(),
+                k.getColumnFamily().toString(),
+                k.getColumnQualifier().toString(),
+                e.getValue().toString()));
+      }
+    }
+    return out;
   }
 
   private static void put(FileSystem fs, Path from, org.apache.hadoop.fs.Path to)
@@ -281,7 +439,7 @@ class OozieCycleIT extends AccumuloITBase {
     p.setProperty("jobConf", "${appPath}/conf/webindex-jobs.xml");
     p.setProperty("reportDir", d.reportDir());
     p.setProperty("javaHome", System.getProperty("java.home"));
-    p.setProperty("reconcileEmbedded", "true");
+    p.setProperty("reconcileEmbedded", Boolean.toString(RECONCILE_EMBEDDED));
     p.setProperty("reconcileWaitSeconds", "60");
     p.setProperty("retryMax", "0");
     p.setProperty("retryIntervalMinutes", "1");
@@ -298,6 +456,9 @@ class OozieCycleIT extends AccumuloITBase {
   @Order(1)
   void theCoordinatorRunsCyclesThatAdvanceTheServedTable() throws Exception {
     Deployment d = deployment;
+    if (SERVICES) {
+      batchArrivesAndIsApplied(d, 1);
+    }
     Instant now = Instant.now();
     // the third cycle's time: the first full minute at least 25 s from now (Oozie's times have
     // minutes only), so that the second cycle has 25 s to start before LAST_ONLY would skip it
@@ -387,6 +548,9 @@ class OozieCycleIT extends AccumuloITBase {
   @Order(2)
   void anInconsistentServedTableIsRepaired() throws Exception {
     Deployment d = deployment;
+    if (SERVICES) {
+      batchArrivesAndIsApplied(d, 2);
+    }
     String served = d.registry().served().orElseThrow().table();
     Key altered = alterOneAnchorText(served);
 
