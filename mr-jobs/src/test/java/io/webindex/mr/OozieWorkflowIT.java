@@ -76,6 +76,8 @@ class OozieWorkflowIT {
   private static final Pattern EL_TOKEN =
       Pattern.compile(
           "'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|([A-Za-z_][\\w.]*(?::\\w+)?)(\\s*\\()?");
+  private static final Pattern CONF_READ =
+      Pattern.compile("(?:wf|coord):conf\\(\\s*'([^']*)'\\s*\\)");
   private static final Set<String> EL_KEYWORDS =
       Set.of(
           "eq",
@@ -261,6 +263,12 @@ class OozieWorkflowIT {
 
   /** The variables an EL expression reads and the functions it calls. */
   private static void references(String expr, Set<String> variables, Set<String> functions) {
+    // a property read through wf:conf('name') / coord:conf('name') (undefined gives '', where
+    // ${name} fails: Oozie drops empty values when it stores a configuration) is a reference too
+    Matcher conf = CONF_READ.matcher(expr);
+    while (conf.find()) {
+      variables.add(conf.group(1));
+    }
     Matcher m = EL_TOKEN.matcher(expr);
     while (m.find()) {
       String name = m.group(1);
