@@ -14,6 +14,7 @@ import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
+import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RawPageStore;
@@ -96,7 +97,8 @@ class OozieCycleIT extends AccumuloITBase {
    * from the job jar as child processes for the whole class, as docs/operations.md runs them beside
    * the cycle, and a new batch arrives (and is applied through them) before each scenario.
    */
-  static final boolean SERVICES = Boolean.getBoolean("webindex.oozie-it.services");
+  static final boolean SERVICES =
+      Boolean.parseBoolean(System.getProperty("webindex.oozie-it.services", "true"));
 
   /**
    * {@code -Dwebindex.oozie-it.reconcileEmbedded=false}: the workflow's reconcile without {@code
@@ -104,7 +106,7 @@ class OozieCycleIT extends AccumuloITBase {
    * services that follow the cut-over).
    */
   static final boolean RECONCILE_EMBEDDED =
-      Boolean.parseBoolean(System.getProperty("webindex.oozie-it.reconcileEmbedded", "true"));
+      Boolean.parseBoolean(System.getProperty("webindex.oozie-it.reconcileEmbedded", "false"));
 
   /** The workflow's reconcile action the cycles take. */
   static final String RECONCILE = RECONCILE_EMBEDDED ? "reconcile-embedded" : "reconcile";
@@ -117,7 +119,8 @@ class OozieCycleIT extends AccumuloITBase {
       List.of(
           ":start:", "recompute", "check", "reconcile-how", RECONCILE, "after-reconcile", "end");
 
-  static final List<String> REPAIR_ROUTE =
+  /** The repair branch when the served table still differs after the cut-over. */
+  static final List<String> STILL_INCONSISTENT_ROUTE =
       List.of(
           ":start:",
           "recompute",
@@ -125,14 +128,18 @@ class OozieCycleIT extends AccumuloITBase {
           "check-outcome",
           "notify-inconsistent",
           "reconcile-how",
-          "reconcile-embedded",
+          RECONCILE,
           "after-reconcile",
-          "recheck",
-          "end");
+          "verify-recompute",
+          "recheck(exit 1)",
+          "recheck-outcome",
+          "notify-still-inconsistent",
+          "still-inconsistent");
 
   /** The java actions of the routes: each must have run as a YARN application. */
   static final Set<String> JAVA_ACTIONS =
-      Set.of("recompute", "check", "reconcile", "reconcile-embedded", "recheck");
+      Set.of(
+          "recompute", "check", "reconcile", "reconcile-embedded", "verify-recompute", "recheck");
 
   private static final DateTimeFormatter OOZIE_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm'Z'").withZone(ZoneOffset.UTC);
@@ -281,6 +288,8 @@ class OozieCycleIT extends AccumuloITBase {
     }
     org.apache.hadoop.fs.Path batch =
         new org.apache.hadoop.fs.Path(storeRoot + String.format("/batches/%05d", seq));
+    // complete once its marker is there, written after every page file (docs/input.md)
+    fs.create(new org.apache.hadoop.fs.Path(tmp, BatchLayout.COMPLETE_MARKER)).close();
     assertTrue(fs.rename(tmp, batch), "rename " + tmp + " to " + batch);
   }
 
@@ -538,15 +547,16 @@ class OozieCycleIT extends AccumuloITBase {
   }
 
   /**
-   * A wrong cell in the served table before a cycle: the cycle's check finds it (exit 1), the
-   * workflow takes the repair branch (reconcile, check again) and ends SUCCEEDED with the run's
-   * table served. The workflow is submitted by itself (no coordinator), on the installation the
-   * coordinator test left (whatever table it serves: one first deployment for the class saves the
-   * suite about 40 s).
+   * A wrong cell in the served table before a cycle: the cycle's check finds it (exit 1) and the
+   * workflow takes the repair branch (reconcile, a fresh recompute {@code <run>_verify}, the
+   * recheck against it). A second wrong cell, written into the new served table while the repair is
+   * being verified, is found by the recheck: the workflow ends at the kill node whose message is
+   * the recheck report's path. Submitted by itself (no coordinator), on the installation the
+   * coordinator test left.
    */
   @Test
   @Order(2)
-  void anInconsistentServedTableIsRepaired() throws Exception {
+  void anInconsistencyTakesTheRepairBranchAndAnUnprovenRepairTheKillNode() throws Exception {
     Deployment d = deployment;
     if (SERVICES) {
       batchArrivesAndIsApplied(d, 2);
@@ -560,8 +570,41 @@ class OozieCycleIT extends AccumuloITBase {
     OozieClient wfs = cluster.workflows();
     String wfId = wfs.run(p);
     log.info("workflow {} (run repair), {} altered in {}", wfId, altered, served);
+    // once the cut-over is done and the repair is being verified, the new served table is damaged
+    // too: the proof of the repair must find it, and the workflow end at the kill node
+    Key second = null;
+    long deadline = System.nanoTime() + Duration.ofMinutes(8).toNanos();
+    while (second == null && System.nanoTime() < deadline) {
+      WorkflowJob now = wfs.getJobInfo(wfId);
+      boolean verifying =
+          now.getActions().stream()
+              .anyMatch(
+                  a ->
+                      a.getName().equals("verify-recompute")
+                          && a.getStatus() != WorkflowAction.Status.OK);
+      if (verifying) {
+        String repaired = d.registry().served().orElseThrow().table();
+        assertNotEquals(served, repaired, "the cut-over came before the verification");
+        second = alterOneAnchorText(repaired);
+        log.info("{} altered in {} while the repair is verified", second, repaired);
+      } else if (WF_DONE.contains(now.getStatus())) {
+        break;
+      } else {
+        Thread.sleep(500);
+      }
+    }
     WorkflowJob wf = waitFor(wfId, Duration.ofMinutes(8));
-    assertWorkflow(wf, WorkflowJob.Status.SUCCEEDED, REPAIR_ROUTE);
+    assertTrue(second != null, () -> "the repair was never being verified: " + explain(wf));
+    assertWorkflow(wf, WorkflowJob.Status.KILLED, STILL_INCONSISTENT_ROUTE);
+    String killMessage =
+        wf.getActions().stream()
+            .filter(a -> a.getName().equals("still-inconsistent"))
+            .findFirst()
+            .orElseThrow()
+            .getErrorMessage();
+    assertTrue(
+        killMessage != null && killMessage.contains("/repair/recheck/check.html"),
+        "the kill message names the recheck's report: " + killMessage);
 
     JsonNode check = report(d, "repair", "check");
     assertEquals("INCONSISTENT", check.path("verdict").asText(), check.toString());
@@ -572,7 +615,11 @@ class OozieCycleIT extends AccumuloITBase {
         check.path("samples").toString().contains(altered.getRow().toString()),
         "the report names the altered row " + altered.getRow() + ": " + check);
     JsonNode recheck = report(d, "repair", "recheck");
-    assertEquals("CONSISTENT", recheck.path("verdict").asText(), recheck.toString());
+    assertEquals("INCONSISTENT", recheck.path("verdict").asText(), recheck.toString());
+    assertEquals("repair_verify", recheck.path("runId").asText(), "a fresh recompute is the truth");
+    assertTrue(
+        recheck.path("samples").toString().contains(second.getRow().toString()),
+        "the recheck names the row damaged after the cut-over " + second.getRow() + ": " + recheck);
     RunRegistry.Served now = d.registry().served().orElseThrow();
     assertEquals("repair", now.runId(), "reconcile cut over to the run");
     assertEquals(served, now.previousTable());
@@ -651,7 +698,12 @@ class OozieCycleIT extends AccumuloITBase {
       WorkflowJob wf, WorkflowJob.Status status, List<String> expectedRoute) {
     Route route = Route.of(wf);
     assertEquals(status, wf.getStatus(), () -> explain(wf));
-    assertEquals(expectedRoute, route.nodes(), () -> "the route of " + explain(wf));
+    List<String> nodes = new ArrayList<>(route.nodes());
+    if (status == WorkflowJob.Status.KILLED && !nodes.isEmpty()) {
+      // the kill node itself carries Oozie's kill code, not an exit code
+      nodes.set(nodes.size() - 1, route.steps().get(nodes.size() - 1).node());
+    }
+    assertEquals(expectedRoute, nodes, () -> "the route of " + explain(wf));
     for (Route.Step s : route.steps()) {
       if (JAVA_ACTIONS.contains(s.node())) {
         WorkflowAction a =
