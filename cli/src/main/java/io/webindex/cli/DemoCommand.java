@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.url.Domains;
 import io.webindex.check.CheckRunner;
 import io.webindex.check.CheckTool;
 import io.webindex.check.engine.CheckReport;
@@ -31,7 +32,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -313,7 +313,7 @@ final class DemoCommand implements Command {
     QueryService.DomainAnswer d = q.domain(host, ANSWER_LIMIT, null);
     out.printf(
         "2. In the domain %s (%d %s), which pages are referenced the most?%n",
-        readableDomain(d.domain()), d.pageCount(), d.pageCount() == 1 ? "page" : "pages");
+        Domains.readable(d.domain()), d.pageCount(), d.pageCount() == 1 ? "page" : "pages");
     for (QueryService.RankedUri u : d.uris()) {
       out.printf("   %6d  %s%n", u.urc(), u.url());
     }
@@ -325,16 +325,7 @@ final class DemoCommand implements Command {
     }
   }
 
-  /** {@code uk.co.bbc} → {@code bbc.co.uk}; IP domains stay as they are. */
-  static String readableDomain(String reversed) {
-    if (reversed.startsWith("[")
-        || reversed.chars().allMatch(c -> c == '.' || Character.isDigit(c))) {
-      return reversed;
-    }
-    List<String> labels = new ArrayList<>(List.of(reversed.split("\\.")));
-    Collections.reverse(labels);
-    return String.join(".", labels);
-  }
+
 
   /** The paths of {@code --input} or {@code --delta}, each of which must exist. */
   private static List<Path> existingPaths(List<String> given, Cli ctx) {

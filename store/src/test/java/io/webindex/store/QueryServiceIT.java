@@ -1,5 +1,6 @@
 package io.webindex.store;
 
+import io.webindex.testkit.JsonLinesFixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -373,31 +374,7 @@ class QueryServiceIT extends AccumuloITBase {
   }
 
   private static List<Page> readJsonLines(String resource) {
-    List<Page> pages = new ArrayList<>();
-    List<Reject> rejects = new ArrayList<>();
-    try (InputStream in = QueryServiceIT.class.getResourceAsStream(resource)) {
-      PageReaders.read(
-          in,
-          "part-0.jsonl",
-          0,
-          ReadLimits.DEFAULT,
-          new ReadStats(),
-          new PageSink() {
-            @Override
-            public void page(Page page) {
-              pages.add(page);
-            }
-
-            @Override
-            public void reject(Reject reject) {
-              rejects.add(reject);
-            }
-          });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    assertTrue(rejects.isEmpty(), rejects.toString());
-    return pages;
+    return JsonLinesFixtures.read(QueryServiceIT.class, resource);
   }
 
   private static String resourceText(String resource) {

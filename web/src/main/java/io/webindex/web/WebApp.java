@@ -1,5 +1,6 @@
 package io.webindex.web;
 
+import io.webindex.core.url.Domains;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -699,22 +700,10 @@ final class WebApp {
     }
   }
 
-  /** {@code uk.co.bbc} → {@code bbc.co.uk}; IP domains stay as they are. */
   static String readableDomain(String reversed) {
-    if (reversed.startsWith("[")
-        || reversed.chars().allMatch(c -> c == '.' || Character.isDigit(c))) {
-      return reversed;
-    }
-    String[] labels = reversed.split("\\.");
-    StringBuilder sb = new StringBuilder(reversed.length());
-    for (int i = labels.length - 1; i >= 0; i--) {
-      sb.append(labels[i]);
-      if (i > 0) {
-        sb.append('.');
-      }
-    }
-    return sb.toString();
+    return Domains.readable(reversed);
   }
+
 
   private static byte[] resource(String name) {
     try (InputStream in = WebApp.class.getResourceAsStream(name)) {

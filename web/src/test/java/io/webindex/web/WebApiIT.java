@@ -1,5 +1,6 @@
 package io.webindex.web;
 
+import io.webindex.testkit.JsonLinesFixtures;
 import static io.webindex.testkit.HealthRows.expect;
 import static io.webindex.testkit.HealthRows.q;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -656,30 +657,6 @@ class WebApiIT extends AccumuloITBase {
   }
 
   private static List<Page> readJsonLines(String resource) {
-    List<Page> pages = new ArrayList<>();
-    List<Reject> rejects = new ArrayList<>();
-    try (InputStream in = WebApiIT.class.getResourceAsStream(resource)) {
-      PageReaders.read(
-          in,
-          "part-0.jsonl",
-          0,
-          ReadLimits.DEFAULT,
-          new ReadStats(),
-          new PageSink() {
-            @Override
-            public void page(Page page) {
-              pages.add(page);
-            }
-
-            @Override
-            public void reject(Reject reject) {
-              rejects.add(reject);
-            }
-          });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    assertTrue(rejects.isEmpty(), rejects.toString());
-    return pages;
+    return JsonLinesFixtures.read(WebApiIT.class, resource);
   }
 }

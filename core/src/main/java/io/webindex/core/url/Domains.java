@@ -29,6 +29,26 @@ public final class Domains {
     }
   }
 
+  /**
+   * A reversed domain as people write it: {@code uk.co.bbc} → {@code bbc.co.uk}. An IP host (a
+   * dotted number, or a bracketed IPv6 literal) is not reversed.
+   */
+  public static String readable(String reversed) {
+    if (reversed.startsWith("[")
+        || reversed.chars().allMatch(c -> c == '.' || Character.isDigit(c))) {
+      return reversed;
+    }
+    String[] labels = reversed.split("\\.");
+    StringBuilder sb = new StringBuilder(reversed.length());
+    for (int i = labels.length - 1; i >= 0; i--) {
+      sb.append(labels[i]);
+      if (i > 0) {
+        sb.append('.');
+      }
+    }
+    return sb.toString();
+  }
+
   /** The registrable domain of a normalised (ASCII, lower-case) host name, not reversed. */
   static String registrable(String host) {
     String assigned = EffectiveTldFinder.getAssignedDomain(host, true, false);

@@ -31,4 +31,14 @@ class DomainsTest {
     assertEquals(domain, Domains.of(u));
     assertEquals(domain, Domains.ofKey(u.key()));
   }
+
+  /** Reversed domains as people write them (hand-written goldens). */
+  @org.junit.jupiter.api.Test
+  void readableDomains() {
+    org.junit.jupiter.api.Assertions.assertEquals("bbc.co.uk", Domains.readable("uk.co.bbc"));
+    org.junit.jupiter.api.Assertions.assertEquals("c.com", Domains.readable("com.c"));
+    org.junit.jupiter.api.Assertions.assertEquals("localhost", Domains.readable("localhost"));
+    org.junit.jupiter.api.Assertions.assertEquals("1.2.3.4", Domains.readable("1.2.3.4"));
+    org.junit.jupiter.api.Assertions.assertEquals("[2001:db8::1]", Domains.readable("[2001:db8::1]"));
+  }
 }
