@@ -1,6 +1,5 @@
 package io.webindex.cli;
 
-import io.webindex.core.url.Domains;
 import io.webindex.check.CheckRunner;
 import io.webindex.check.CheckTool;
 import io.webindex.check.engine.CheckReport;
@@ -9,6 +8,7 @@ import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.LocalBatches;
+import io.webindex.core.url.Domains;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
 import io.webindex.fluo.BatchApplier;
@@ -324,8 +324,6 @@ final class DemoCommand implements Command {
       out.printf("   %s\t%s%n", l.url(), l.anchor());
     }
   }
-
-
 
   /** The paths of {@code --input} or {@code --delta}, each of which must exist. */
   private static List<Path> existingPaths(List<String> given, Cli ctx) {

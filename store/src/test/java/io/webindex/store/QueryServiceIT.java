@@ -1,6 +1,5 @@
 package io.webindex.store;
 
-import io.webindex.testkit.JsonLinesFixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,11 +10,6 @@ import io.webindex.core.model.Link;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.PageVersion;
 import io.webindex.core.model.UriState;
-import io.webindex.core.read.PageReaders;
-import io.webindex.core.read.PageSink;
-import io.webindex.core.read.ReadLimits;
-import io.webindex.core.read.ReadStats;
-import io.webindex.core.read.Reject;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.schema.QuerySchema;
@@ -27,6 +21,7 @@ import io.webindex.store.QueryService.InlinksAnswer;
 import io.webindex.store.QueryService.RankedUri;
 import io.webindex.store.QueryService.TopAnswer;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.JsonLinesFixtures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;

@@ -1,6 +1,5 @@
 package io.webindex.web;
 
-import io.webindex.core.url.Domains;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -16,6 +15,7 @@ import io.undertow.util.HttpString;
 import io.undertow.util.PathTemplateMatch;
 import io.undertow.util.StatusCodes;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.url.Domains;
 import io.webindex.store.QueryAnswers;
 import io.webindex.store.QueryService;
 import io.webindex.store.QueryService.DomainAnswer;
@@ -703,7 +703,6 @@ final class WebApp {
   static String readableDomain(String reversed) {
     return Domains.readable(reversed);
   }
-
 
   private static byte[] resource(String name) {
     try (InputStream in = WebApp.class.getResourceAsStream(name)) {

@@ -39,6 +39,7 @@ class DomainsTest {
     org.junit.jupiter.api.Assertions.assertEquals("c.com", Domains.readable("com.c"));
     org.junit.jupiter.api.Assertions.assertEquals("localhost", Domains.readable("localhost"));
     org.junit.jupiter.api.Assertions.assertEquals("1.2.3.4", Domains.readable("1.2.3.4"));
-    org.junit.jupiter.api.Assertions.assertEquals("[2001:db8::1]", Domains.readable("[2001:db8::1]"));
+    org.junit.jupiter.api.Assertions.assertEquals(
+        "[2001:db8::1]", Domains.readable("[2001:db8::1]"));
   }
 }
