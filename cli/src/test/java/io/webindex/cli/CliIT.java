@@ -9,14 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
-import io.webindex.core.read.PageReaders;
-import io.webindex.core.read.PageSink;
-import io.webindex.core.read.ReadLimits;
-import io.webindex.core.read.ReadStats;
-import io.webindex.core.read.Reject;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.JsonLinesFixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -289,30 +285,7 @@ class CliIT extends AccumuloITBase {
   }
 
   private static ReferenceIndex workedExample() {
-    List<Page> pages = new ArrayList<>();
-    List<Reject> rejects = new ArrayList<>();
-    try (InputStream in = CliIT.class.getResourceAsStream("worked-example.jsonl")) {
-      PageReaders.read(
-          in,
-          "part-0.jsonl",
-          0,
-          ReadLimits.DEFAULT,
-          new ReadStats(),
-          new PageSink() {
-            @Override
-            public void page(Page page) {
-              pages.add(page);
-            }
-
-            @Override
-            public void reject(Reject reject) {
-              rejects.add(reject);
-            }
-          });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    assertTrue(rejects.isEmpty(), rejects.toString());
+    List<Page> pages = JsonLinesFixtures.read(CliIT.class, "worked-example.jsonl");
     ReferenceIndex index = new ReferenceIndex();
     index.applyAll(pages);
     return index;

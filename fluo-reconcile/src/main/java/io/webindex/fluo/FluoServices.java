@@ -191,11 +191,15 @@ public final class FluoServices {
         cfg.zookeepers());
     String lastProblem = null;
     boolean toldIdle = false;
+    RunRegistry runs = null; // connected at the first look that can
     try {
       do {
         Set<String> wanted;
         try {
-          wanted = wanted(cfg);
+          if (runs == null) {
+            runs = new RunRegistry(AccumuloConnections.connect(cfg), cfg.metaTable());
+          }
+          wanted = wanted(cfg, runs, running.keySet());
         } catch (RuntimeException e) {
           String problem = "cannot read which applications to serve: " + e.getMessage();
           if (!problem.equals(lastProblem)) {
@@ -262,11 +266,10 @@ public final class FluoServices {
 
   /**
    * The applications a following service serves now: the served one and the cut-over's target, each
-   * only while it is initialised and not being (re)initialised.
+   * only while the registry does not record it as being (re)initialised; one it does not run yet
+   * only once its ZooKeeper state is initialised (asked only then: the look runs every second).
    */
-  static Set<String> wanted(WebindexConfig cfg) {
-    Connector conn = AccumuloConnections.connect(cfg);
-    RunRegistry runs = new RunRegistry(conn, cfg.metaTable());
+  static Set<String> wanted(WebindexConfig cfg, RunRegistry runs, Set<String> running) {
     Set<String> wanted = new LinkedHashSet<>();
     wanted.add(
         runs.served()
@@ -274,15 +277,14 @@ public final class FluoServices {
             .filter(a -> !a.isEmpty())
             .orElse(cfg.fluoApp()));
     runs.cutoverTarget().ifPresent(t -> wanted.add(t.app()));
-    wanted.removeIf(app -> !ready(cfg, runs, app));
+    wanted.removeIf(
+        app ->
+            runs.app(app).map(a -> a.state() != RunRegistry.AppState.READY).orElse(false)
+                || (!running.contains(app) && !initialised(cfg, app)));
     return wanted;
   }
 
-  /** Initialised, and not recorded as initialising (its state is being cleared and seeded). */
-  private static boolean ready(WebindexConfig cfg, RunRegistry runs, String app) {
-    if (runs.app(app).map(a -> a.state() != RunRegistry.AppState.READY).orElse(false)) {
-      return false;
-    }
+  private static boolean initialised(WebindexConfig cfg, String app) {
     try (FluoAdminImpl admin = new SecretFreeAdmin(WebindexApp.connection(cfg, app))) {
       return admin.zookeeperInitialized();
     }

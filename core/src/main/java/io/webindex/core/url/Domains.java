@@ -38,15 +38,7 @@ public final class Domains {
         || reversed.chars().allMatch(c -> c == '.' || Character.isDigit(c))) {
       return reversed;
     }
-    String[] labels = reversed.split("\\.");
-    StringBuilder sb = new StringBuilder(reversed.length());
-    for (int i = labels.length - 1; i >= 0; i--) {
-      sb.append(labels[i]);
-      if (i > 0) {
-        sb.append('.');
-      }
-    }
-    return sb.toString();
+    return WebUrl.reverseLabels(reversed);
   }
 
   /** The registrable domain of a normalised (ASCII, lower-case) host name, not reversed. */
