@@ -1,8 +1,6 @@
 package io.webindex.check;
 
 import io.webindex.check.engine.CheckReport;
-import io.webindex.check.fluo.LiveProbe;
-import io.webindex.check.fluo.SeedCheck;
 import io.webindex.check.report.CheckReportConsole;
 import io.webindex.check.report.CheckReportHtml;
 import io.webindex.check.report.CheckReportJson;
@@ -14,6 +12,7 @@ import io.webindex.store.JobSecrets;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
 import java.io.IOException;
@@ -169,16 +168,21 @@ public final class CheckTool extends Configured implements Tool {
     conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
     CheckReport report;
     long applied;
-    if (o.actual() == null && o.applied() == null && LiveProbe.maintained(cfg)) {
-      report = checkLive(cfg, conn, conf, run, o);
+    ServedState served = o.actual() == null ? ServedState.read(registry, cfg) : null;
+    if (served != null && o.applied() == null && FluoSide.maintained(cfg, served)) {
+      report =
+          checkLive(
+              cfg, conn, conf, run, o, FluoSide.require("--served on a Fluo-maintained table"));
       applied = report.fluoApplied();
     } else {
-      String actual = o.actual() == null ? servedTable(registry, cfg) : o.actual();
+      String actual = o.actual() == null ? servedTable(served, cfg) : o.actual();
       applied = o.applied() != null ? o.applied() : run.snapshot();
       report = new CheckRunner(cfg, conn, conf).run(run, actual, applied, o.mode());
     }
     if (o.fluo()) {
-      report = withSeed(report, SeedCheck.ofServedApp(cfg, conn, conf, run, applied, o.embedded()));
+      report =
+          withSeed(
+              report, FluoSide.require("--fluo").seed(cfg, conn, conf, run, applied, o.embedded()));
     }
     return report;
   }
@@ -216,19 +220,24 @@ public final class CheckTool extends Configured implements Tool {
    * the check learns the live side itself. (A served table no application maintains is compared as
    * it is, with the run's snapshot as the applied batch.) It waits (up to {@code settle}) until the
    * application that maintains the served table is idle and has applied at least the run's snapshot
-   * ({@link LiveProbe#settle}), takes the batch it then has applied as the applied batch, and skips
+   * ({@link FluoSide#settle}), takes the batch it then has applied as the applied batch, and skips
    * the cells of every batch after the snapshot up to the newest complete one in the store (the
    * loader may apply those during the comparison). When a newer batch became complete during the
    * comparison, its changes may be half in the table: it compares again, up to {@link
    * #LIVE_ATTEMPTS} times.
    */
   private static CheckReport checkLive(
-      WebindexConfig cfg, Connector conn, Configuration conf, RunRecord run, Options o)
+      WebindexConfig cfg,
+      Connector conn,
+      Configuration conf,
+      RunRecord run,
+      Options o,
+      FluoSide fluo)
       throws Exception {
     RawPageStore store = new RawPageStore(cfg.storeRoot(), conf);
     CheckReport report = null;
     for (int attempt = 1; attempt <= LIVE_ATTEMPTS; attempt++) {
-      LiveProbe.Settled live = LiveProbe.settle(cfg, run.snapshot(), o.settle());
+      FluoSide.Settled live = fluo.settle(cfg, run.snapshot(), o.settle());
       long upTo = Math.max(live.applied(), newestBatch(store));
       CheckRunner runner = new CheckRunner(cfg, conn, conf);
       report =
@@ -314,10 +323,9 @@ public final class CheckTool extends Configured implements Tool {
   }
 
   /** {@code --served}: the table the served pointer of {@code <prefix>_meta} names. */
-  private static String servedTable(RunRegistry registry, WebindexConfig cfg) {
-    return registry
-        .served()
-        .map(RunRegistry.Served::table)
+  private static String servedTable(ServedState served, WebindexConfig cfg) {
+    return served
+        .table()
         .orElseThrow(
             () ->
                 new IllegalArgumentException(

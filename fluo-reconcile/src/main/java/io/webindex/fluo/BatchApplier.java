@@ -9,6 +9,7 @@ import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.FluoSchema;
+import io.webindex.seed.IndexExport;
 import io.webindex.store.RawPageStore;
 import java.io.IOException;
 import java.io.OutputStreamWriter;

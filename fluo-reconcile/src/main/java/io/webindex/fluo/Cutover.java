@@ -9,7 +9,6 @@ import io.webindex.store.RunRegistry;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -366,17 +365,6 @@ public final class Cutover {
     if (progress != null) {
       progress.printf(format + "%n", args);
       progress.flush();
-    }
-  }
-
-  static void deleteRecursively(java.nio.file.Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }

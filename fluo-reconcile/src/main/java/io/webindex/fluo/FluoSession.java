@@ -1,6 +1,7 @@
 package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.files.LocalFiles;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -211,7 +212,7 @@ public final class FluoSession implements AutoCloseable {
 
   private static void deleteQuietly(Path dir, RuntimeException cause) {
     try {
-      Cutover.deleteRecursively(dir);
+      LocalFiles.deleteRecursively(dir);
     } catch (IOException e) {
       UncheckedIOException u = new UncheckedIOException("cannot remove " + dir, e);
       if (cause != null) {

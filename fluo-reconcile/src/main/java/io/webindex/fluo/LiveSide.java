@@ -36,20 +36,6 @@ public final class LiveSide {
   }
 
   /**
-   * Whether a Fluo application maintains the served table: one is named by the served pointer (or,
-   * for a table served without a name, the configured one) and is initialised. A table served
-   * without one is not live: nothing changes it.
-   */
-  public static boolean maintained(WebindexConfig cfg) {
-    RunRegistry registry = new RunRegistry(AccumuloConnections.connect(cfg), cfg.metaTable());
-    return registry
-        .served()
-        .map(s -> s.fluoApp().isEmpty() ? cfg.fluoApp() : s.fluoApp())
-        .map(app -> WebindexApp.exists(cfg, app))
-        .orElse(false);
-  }
-
-  /**
    * Waits up to {@code max} until the application that maintains the served table is idle and has
    * applied batch {@code minApplied} or later.
    *

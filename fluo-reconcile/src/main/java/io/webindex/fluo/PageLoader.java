@@ -5,6 +5,8 @@ import io.webindex.core.json.PageJson;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.FluoSchema;
+import io.webindex.seed.FluoSeed;
+import io.webindex.seed.IndexExport;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.webindex.fluo;
 
 import io.webindex.core.schema.CellChange;
+import io.webindex.seed.IndexExport;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
 import io.webindex.store.StoreException;

@@ -5,6 +5,7 @@ import io.webindex.core.model.UriState;
 import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.url.Domains;
+import io.webindex.seed.IndexExport;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.webindex.mr;
 
 import io.webindex.core.schema.QuerySchema;
-import io.webindex.fluo.FluoSeed;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
+import io.webindex.seed.FluoSeed;
 import io.webindex.store.mapreduce.Jobs;
 import io.webindex.store.mapreduce.TaskGuard;
 import java.io.IOException;

@@ -149,6 +149,9 @@ class OozieCycleIT extends AccumuloITBase {
 
   private static Path dir;
   private static Path jobJar;
+
+  /** fluo-reconcile's job jar: the Fluo Tools and services, and the check's Fluo side. */
+  private static Path fluoJar;
   private static Path oozieApp;
   private static MiniOozieCluster cluster;
   private static Deployment deployment;
@@ -162,6 +165,9 @@ class OozieCycleIT extends AccumuloITBase {
             .toAbsolutePath();
     jobJar = Paths.get(System.getProperty("webindex.job.jar"));
     assertTrue(Files.isRegularFile(jobJar), "the job jar " + jobJar + " (build mr-jobs first)");
+    fluoJar = Paths.get(System.getProperty("webindex.fluo.job.jar"));
+    assertTrue(
+        Files.isRegularFile(fluoJar), "the Fluo job jar " + fluoJar + " (build fluo-reconcile first)");
     oozieApp = Paths.get(System.getProperty("webindex.oozie.dir")).toRealPath();
     assertTrue(Files.isRegularFile(oozieApp.resolve("workflow.xml")), "no " + oozieApp);
     cluster = MiniOozieCluster.start(dir);
@@ -234,10 +240,10 @@ class OozieCycleIT extends AccumuloITBase {
     List<String> conf = List.of("--webindex-conf", webindexConf.toString(), "--run", "first");
     List<String> recompute = new ArrayList<>(List.of("-conf", jobsConf.toString()));
     recompute.addAll(conf);
-    expectExit(0, hint + "-first-recompute", "io.webindex.mr.RecomputeTool", recompute);
+    expectExit(0, hint + "-first-recompute", jobJar, "io.webindex.mr.RecomputeTool", recompute);
     List<String> init = new ArrayList<>(conf);
     init.add("--embedded");
-    expectExit(0, hint + "-first-fluo-init", "io.webindex.fluo.FluoInitTool", init);
+    expectExit(0, hint + "-first-fluo-init", fluoJar, "io.webindex.fluo.FluoInitTool", init);
     Deployment d =
         new Deployment(
             prefix,
@@ -259,7 +265,9 @@ class OozieCycleIT extends AccumuloITBase {
     for (String xml : List.of("coordinator.xml", "workflow.xml")) {
       put(fs, oozieApp.resolve(xml), new org.apache.hadoop.fs.Path(app, xml));
     }
-    put(fs, jobJar, new org.apache.hadoop.fs.Path(app, "lib/" + jobJar.getFileName()));
+    for (Path jar : List.of(jobJar, fluoJar)) {
+      put(fs, jar, new org.apache.hadoop.fs.Path(app, "lib/" + jar.getFileName()));
+    }
     put(fs, webindexConf, new org.apache.hadoop.fs.Path(appConf, "webindex.properties"));
     put(
         fs,
@@ -301,18 +309,18 @@ class OozieCycleIT extends AccumuloITBase {
     List<String> conf = List.of("--webindex-conf", d.webindexConf().toString());
     services.add(
         cluster.startHadoopJar(
-            "fluo-oracle", "-Xmx256m", jobJar, "io.webindex.fluo.FluoOracleTool", conf));
+            "fluo-oracle", "-Xmx256m", fluoJar, "io.webindex.fluo.FluoOracleTool", conf));
     List<String> worker = new ArrayList<>(conf);
     worker.addAll(List.of("--threads", "4"));
     services.add(
         cluster.startHadoopJar(
-            "fluo-worker", "-Xmx512m", jobJar, "io.webindex.fluo.FluoWorkerTool", worker));
+            "fluo-worker", "-Xmx512m", fluoJar, "io.webindex.fluo.FluoWorkerTool", worker));
     awaitOutput(services.get(0), "Fluo oracle of application " + d.prefix() + " running");
     awaitOutput(services.get(1), "Fluo worker of application " + d.prefix() + " running");
     List<String> loader = new ArrayList<>(conf);
     loader.addAll(List.of("--watch", "2"));
     services.add(
-        cluster.startHadoopJar("loader", "-Xmx512m", jobJar, "io.webindex.fluo.LoadTool", loader));
+        cluster.startHadoopJar("loader", "-Xmx512m", fluoJar, "io.webindex.fluo.LoadTool", loader));
   }
 
   private static void awaitOutput(MiniOozieCluster.Child c, String text) throws Exception {
@@ -424,9 +432,9 @@ class OozieCycleIT extends AccumuloITBase {
     return file;
   }
 
-  private static void expectExit(int exit, String name, String main, List<String> args)
+  private static void expectExit(int exit, String name, Path jar, String main, List<String> args)
       throws Exception {
-    MiniOozieCluster.Outcome o = cluster.hadoopJar(name, jobJar, main, args);
+    MiniOozieCluster.Outcome o = cluster.hadoopJar(name, jar, main, args);
     assertEquals(exit, o.exit(), name + ":\n" + o.output());
   }
 

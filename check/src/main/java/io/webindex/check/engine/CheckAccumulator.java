@@ -145,7 +145,7 @@ public final class CheckAccumulator implements CheckListener {
     ranges.forEach((r, t) -> out.add(new RangeTotals(r, t[0], t[1], t[2], t[3], t[4])));
     // table order: d:, p:, t:, then anything else
     out.sort(
-        Comparator.comparing((RangeTotals t) -> t.range().equals("other"))
+        Comparator.comparing((RangeTotals t) -> t.range().equals(CheckListener.OTHER))
             .thenComparing(RangeTotals::range));
     return out;
   }

@@ -1,6 +1,7 @@
 package io.webindex.check.engine;
 
 import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.QuerySchema;
 
 /** Receives what a check finds, as it streams through the tables. */
 public interface CheckListener {
@@ -13,14 +14,19 @@ public interface CheckListener {
   /** An invariant violation inside one table. */
   void violation(String table, Finding finding);
 
-  /** The row range of a row: {@code d:}, {@code p:}, {@code t:} or {@code other}. */
+  /** The range of rows that start with none of the schema's row prefixes. */
+  String OTHER = "other";
+
+  /**
+   * The row range of a row: the schema's row prefix it starts with ({@code d:}, {@code p:}, {@code
+   * t:}: {@link QuerySchema#ROW_RANGES}) or {@link #OTHER}.
+   */
   static String rangeOf(String row) {
-    if (row.length() >= 2 && row.charAt(1) == ':') {
-      char c = row.charAt(0);
-      if (c == 'd' || c == 'p' || c == 't') {
-        return row.substring(0, 2);
+    for (String r : QuerySchema.ROW_RANGES) {
+      if (row.startsWith(r)) {
+        return r;
       }
     }
-    return "other";
+    return OTHER;
   }
 }

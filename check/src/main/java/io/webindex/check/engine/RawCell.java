@@ -1,6 +1,7 @@
 package io.webindex.check.engine;
 
 import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.QuerySchema;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -118,23 +119,25 @@ public final class RawCell {
     return Arrays.equals(family, asciiName);
   }
 
-  /** The row range of the cell's row: {@code d:}, {@code p:}, {@code t:} or {@code other}. */
+  /** The row ranges of the schema ({@link QuerySchema#ROW_RANGES}) as bytes, in their order. */
+  private static final byte[][] RANGES =
+      QuerySchema.ROW_RANGES.stream()
+          .map(r -> r.getBytes(StandardCharsets.UTF_8))
+          .toArray(byte[][]::new);
+
+  /**
+   * The row range of the cell's row: the schema's row prefix it starts with ({@code d:}, {@code
+   * p:}, {@code t:}) or {@link CheckListener#OTHER}. The same answer as {@link
+   * CheckListener#rangeOf} on the row's text: a prefix of UTF-8 bytes is a prefix of the text.
+   */
   String range() {
-    // the same answer as CheckListener.rangeOf(row text): an ASCII letter and ':' are single bytes
-    // in UTF-8, and no other byte sequence decodes to them
-    if (row.length >= 2 && row[1] == ':') {
-      switch (row[0]) {
-        case 'd':
-          return "d:";
-        case 'p':
-          return "p:";
-        case 't':
-          return "t:";
-        default:
-          break;
+    for (int i = 0; i < RANGES.length; i++) {
+      if (Arrays.equals(
+          row, 0, Math.min(row.length, RANGES[i].length), RANGES[i], 0, RANGES[i].length)) {
+        return QuerySchema.ROW_RANGES.get(i);
       }
     }
-    return "other";
+    return CheckListener.OTHER;
   }
 
   private static boolean ascii(byte[] b) {

@@ -6,12 +6,12 @@ import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.RawCell;
 import io.webindex.check.engine.RowInvariants;
 import io.webindex.check.engine.TableDiff;
+import io.webindex.core.files.LocalFiles;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -21,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableNotFoundException;
@@ -236,8 +235,8 @@ public final class ScannerCheck {
   }
 
   private static void deleteRecursively(Path dir) {
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    try {
+      LocalFiles.deleteRecursively(dir);
     } catch (IOException e) {
       log.warn("could not delete the check's temporary directory {}: {}", dir, e.toString());
     }

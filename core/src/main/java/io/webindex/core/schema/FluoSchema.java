@@ -18,9 +18,17 @@ import io.webindex.core.model.UriState;
  * </ul>
  */
 public final class FluoSchema {
-  public static final String PAGE_PREFIX = "p:";
-  public static final String FAM_PAGE = "page";
-  public static final String QUAL_CUR = "cur";
+  /** A page's row: the query table's page row ({@link QuerySchema#PAGE_PREFIX}). */
+  public static final String PAGE_PREFIX = QuerySchema.PAGE_PREFIX;
+
+  /** The family of a page's current version: the query table's ({@link QuerySchema#FAM_PAGE}). */
+  public static final String FAM_PAGE = QuerySchema.FAM_PAGE;
+
+  /**
+   * The qualifier of a page's current version: the query table's ({@link QuerySchema#QUAL_CUR}).
+   */
+  public static final String QUAL_CUR = QuerySchema.QUAL_CUR;
+
   public static final String URI_MAP_ID = "um";
   public static final String DOMAIN_MAP_ID = "dm";
   public static final String EXPORT_QUEUE_ID = "eq";

@@ -1,12 +1,11 @@
 package io.webindex.core.schema;
 
+import io.webindex.core.files.LocalFiles;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Writes batches of a raw page store on the local file system ({@code gen}, {@code demo}, {@code
@@ -30,7 +29,7 @@ public final class LocalBatches {
       throw new FileAlreadyExistsException(done.toString(), null, "batch exists already");
     }
     Path tmp = batchesDir.resolve(BatchLayout.inProgressDirName(seq));
-    deleteRecursively(tmp);
+    LocalFiles.deleteRecursively(tmp);
     return Files.createDirectories(tmp);
   }
 
@@ -67,17 +66,6 @@ public final class LocalBatches {
     Path marker = batchDir.resolve(BatchLayout.COMPLETE_MARKER);
     if (!Files.exists(marker)) {
       Files.createFile(marker);
-    }
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.webindex.check.fluo;
+package io.webindex.fluo.check;
 
 import io.webindex.check.engine.CheckReport;
 import io.webindex.core.config.WebindexConfig;

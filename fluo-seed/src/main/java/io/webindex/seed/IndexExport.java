@@ -1,4 +1,4 @@
-package io.webindex.fluo;
+package io.webindex.seed;
 
 import io.webindex.core.schema.CellChange;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.webindex.fluo;
+package io.webindex.seed;
 
 import io.webindex.core.json.PageJson;
 import io.webindex.core.model.Page;

@@ -1,4 +1,4 @@
-package io.webindex.fluo;
+package io.webindex.seed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

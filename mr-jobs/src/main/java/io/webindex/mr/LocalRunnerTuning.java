@@ -1,0 +1,61 @@
+package io.webindex.mr;
+
+import org.apache.hadoop.conf.Configuration;
+
+/** The recompute's settings for Hadoop's local job runner (no effect on a cluster). */
+final class LocalRunnerTuning {
+  private LocalRunnerTuning() {}
+
+  /** The smallest sort buffer the local runner sets, in MB. */
+  static final int MIN_SORT_MB = 16;
+
+  /** Share of the heap Hadoop lets one reducer's shuffle hold in memory (its default). */
+  static final double SHUFFLE_HEAP_SHARE = 0.70;
+
+  /**
+   * On the local job runner: real parallelism, fast completion polling (5 s by default), and memory
+   * bounded by the settings rather than by the input or the heap. Each map task holds its sort
+   * buffer ({@code mapreduce.task.io.sort.mb}); each reducer's shuffle would hold up to 70 % of the
+   * whole heap ({@code mapreduce.reduce.shuffle.input.buffer.percent} of {@code
+   * Runtime.maxMemory()}), assuming it owns the JVM: two local reducers claimed 140 % of it, a
+   * 1M-page recompute under {@code -Xmx1g} died with {@code OutOfMemoryError} in a shuffle, and the
+   * heap in use grew with the input until the heap was full. Here a map task's sort buffer is
+   * Hadoop's 100 MB, or less in a small heap (at most a quarter of it among the parallel maps), and
+   * each local reducer's in-memory shuffle gets what a sort buffer gets (at most its share of 70 %
+   * of the heap), through {@code mapreduce.reduce.memory.totalbytes}, the heap size the shuffle
+   * sizes itself from: in either phase the JVM holds at most the parallel tasks times {@code
+   * io.sort.mb} of records, whatever the input's size and the heap given.
+   */
+  static void tune(Configuration conf) {
+    tune(conf, Runtime.getRuntime().maxMemory());
+  }
+
+  static void tune(Configuration conf, long maxHeap) {
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      setIfUnset(conf, "mapreduce.client.completion.pollinterval", "50");
+      setIfUnset(conf, "mapreduce.local.map.tasks.maximum", "2");
+      setIfUnset(conf, "mapreduce.local.reduce.tasks.maximum", "2");
+      // job 2's reducers each merge the outputs of every map task (about 40 at 1M pages): in one
+      // pass instead of Hadoop's default of 10 segments a pass
+      setIfUnset(conf, "mapreduce.task.io.sort.factor", "100");
+      // a map task allocates its whole sort buffer as it starts: at most a quarter of the heap
+      // among the parallel maps (a small heap failed there at once, in Hadoop's 100 MB default)
+      int maps = Math.max(1, conf.getInt("mapreduce.local.map.tasks.maximum", 1));
+      long sortMb = Math.max(MIN_SORT_MB, Math.min(100, (maxHeap >> 20) / 4 / maps));
+      setIfUnset(conf, "mapreduce.task.io.sort.mb", Long.toString(sortMb));
+      int reducers = Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
+      long sortBuffer = conf.getInt("mapreduce.task.io.sort.mb", 100) * (1L << 20);
+      long inMemory = Math.min(sortBuffer, (long) (maxHeap * SHUFFLE_HEAP_SHARE / reducers));
+      double share =
+          conf.getDouble("mapreduce.reduce.shuffle.input.buffer.percent", SHUFFLE_HEAP_SHARE);
+      setIfUnset(
+          conf, "mapreduce.reduce.memory.totalbytes", Long.toString((long) (inMemory / share)));
+    }
+  }
+
+  private static void setIfUnset(Configuration conf, String key, String value) {
+    if (conf.get(key) == null) {
+      conf.set(key, value);
+    }
+  }
+}
