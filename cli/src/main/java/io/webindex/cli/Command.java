@@ -7,7 +7,7 @@ import java.util.List;
  * One {@code bin/webindex} subcommand. Implementations parse their own arguments (with {@link
  * Args}), write results to {@link Cli#out()} and throw for failures: {@link UsageException}, {@code
  * IllegalArgumentException}, {@code StoreException} and I/O errors become one {@code webindex:
- * <message>} line and exit status 2 (see {@link Main}).
+ * <message>} line and exit status {@link ExitCodes#USER_ERROR}.
  */
 public interface Command {
   /** The word that selects the command: {@code bin/webindex <name>}. */
@@ -26,4 +26,14 @@ public interface Command {
    * @return the exit status (0 = success)
    */
   int run(List<String> args, Cli ctx) throws Exception;
+
+  /**
+   * Runs one whole command line in this process as {@code bin/webindex} does and returns its exit
+   * status, never throwing for a failed command. Given to a command that drives others (the bench)
+   * by the dispatcher, so that no command depends on it.
+   */
+  @FunctionalInterface
+  interface Dispatcher {
+    int run(List<String> args, Cli ctx);
+  }
 }

@@ -1,56 +1,33 @@
 package io.webindex.cli;
 
-import io.webindex.check.CheckRunner;
-import io.webindex.check.CheckTool;
-import io.webindex.check.engine.CheckReport;
-import io.webindex.check.report.CheckReportConsole;
 import io.webindex.core.args.Args;
-import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.LocalBatches;
-import io.webindex.core.url.Domains;
-import io.webindex.core.url.InvalidUrlException;
-import io.webindex.core.url.WebUrl;
-import io.webindex.fluo.BatchApplier;
-import io.webindex.fluo.Cutover;
-import io.webindex.fluo.FluoInitTool;
-import io.webindex.mr.RecomputeTool;
-import io.webindex.store.QueryService;
-import io.webindex.store.RunRecord;
-import io.webindex.store.RunRegistry;
-import io.webindex.store.TableDump;
 import io.webindex.web.WebOptions;
-import io.webindex.web.WebServer;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.apache.accumulo.core.client.Connector;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.util.ToolRunner;
 
 /**
  * {@code demo}: the whole cycle on one machine with no setup. Starts an embedded Accumulo in a temp
  * directory, stores the {@code --input} paths as batch 0 and each {@code --delta} as the next
  * batch, recomputes over all of them, writes the dump to {@code DIR/batch.tsv} and prints the three
  * answers. Without inputs it uses the shipped sample (the SPEC's worked example).
+ *
+ * <p>This class parses the command line and stores the batches; {@link DemoCycle} runs the cycle
+ * step by step.
  */
 final class DemoCommand implements Command {
   static final String SAMPLE = "/io/webindex/cli/demo/pages-00000.jsonl";
-  static final String BATCH_DUMP = "batch.tsv";
-  static final String INCREMENTAL_DUMP = "incremental.tsv";
-  static final int INCONSISTENT = 1;
-  static final int ANSWER_LIMIT = 10;
+
+  /** The command line of {@code demo}, checked. */
+  record Options(
+      List<Path> inputs, List<Path> deltas, Path out, boolean keep, boolean serve, int port) {}
 
   @Override
   public String name() {
@@ -104,8 +81,28 @@ final class DemoCommand implements Command {
             Set.of("input", "delta"));
     if (args.helpRequested()) {
       ctx.out().print(usage());
-      return 0;
+      return ExitCodes.OK;
     }
+    Options options = options(args, ctx);
+    Files.createDirectories(options.out());
+
+    Path tmp = Files.createTempDirectory("webindex-demo-");
+    StopOnSignal signal = options.serve() ? new StopOnSignal(ctx) : null;
+    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
+      storeBatches(tmp, options, ctx);
+      return new DemoCycle(accumulo, options, ctx).run();
+    } catch (DemoCycle.DemoFailed e) {
+      ctx.err().println("demo: " + e.getMessage());
+      return e.status;
+    } finally {
+      ScratchDirs.release(tmp, options.keep(), ctx.err(), "demo");
+      if (signal != null) {
+        signal.close();
+      }
+    }
+  }
+
+  private static Options options(Args args, Cli ctx) {
     args.noPositionals();
     List<Path> inputs = existingPaths(args.values("input"), ctx);
     List<Path> deltas = existingPaths(args.values("delta"), ctx);
@@ -122,152 +119,31 @@ final class DemoCommand implements Command {
     if (inputs.isEmpty() && !deltas.isEmpty()) {
       throw new UsageException("--delta needs at least one --input (batch 0)");
     }
-    Files.createDirectories(out);
-
-    Path tmp = Files.createTempDirectory("webindex-demo-");
-    StopOnSignal signal = serve ? new StopOnSignal(ctx) : null;
-    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
-      Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
-      // each batch as docs/input.md says: its files under a temporary name, then its _SUCCESS
-      // marker, then the rename to its number
-      Path batch0 = LocalBatches.begin(batches, 0);
-      if (inputs.isEmpty()) {
-        try (InputStream in = DemoCommand.class.getResourceAsStream(SAMPLE)) {
-          Files.copy(in, batch0.resolve("pages-00000.jsonl"));
-        }
-        ctx.err().println("demo: no --input given, using the shipped sample (the worked example)");
-      } else {
-        copyInto(inputs, batch0);
-      }
-      LocalBatches.publish(batches, 0);
-      for (int d = 0; d < deltas.size(); d++) {
-        copyInto(List.of(deltas.get(d)), LocalBatches.begin(batches, d + 1));
-        LocalBatches.publish(batches, d + 1);
-      }
-
-      PrintStream progress =
-          new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-      Connector conn = accumulo.connector();
-      WebindexConfig cfg = accumulo.config();
-      RunRegistry runs = new RunRegistry(conn, cfg.metaTable());
-
-      // the steps are the operator's commands' entry points: recompute, fluo-init --embedded,
-      // recompute, check --fluo --embedded
-      // 1. the batch run Fluo starts from: batch 0 only
-      RunRecord base = recompute(accumulo, progress, "base", 0, runs);
-      // 2. the Fluo application, started from that run, applies the deltas to base's table (run
-      // embedded until idle), which becomes the served table
-      Cutover.Result init =
-          new Cutover(cfg, new Configuration(), ctx.err())
-              .run(FluoInitTool.options(cfg, base.runId(), true, false, Cutover.WORKER_WAIT));
-      BatchApplier.Result applied = init.caughtUp();
-      ctx.err()
-          .printf(
-              "demo: Fluo applied %d batches (%d page versions, %d stale) in %d ms%n",
-              applied.batches(), applied.pages(), applied.stale(), applied.time().toMillis());
-      // 3. the batch truth: every batch recomputed; its seed is what the Fluo table must be
-      RunRecord batch = recompute(accumulo, progress, "batch", deltas.size(), runs);
-      writeDump(conn, base.table(), out.resolve(INCREMENTAL_DUMP), ctx);
-      writeDump(conn, batch.table(), out.resolve(BATCH_DUMP), ctx);
-      printAnswers(new QueryService(conn, base.table()), ctx.out());
-
-      // 4. the consistency check: the batch table against the Fluo-maintained one, and the Fluo
-      // table against the batch run's seed
-      CheckReport report =
-          CheckTool.check(
-              cfg,
-              new Configuration(),
-              new CheckTool.Options(
-                  batch.runId(),
-                  base.table(),
-                  init.appliedAfter(),
-                  CheckRunner.Mode.AUTO,
-                  true,
-                  true));
-      CheckTool.write(report, out);
-      // as `check` does: the health panel of --serve shows it
-      CheckTool.record(cfg, report, out.resolve("check.html").toString());
-      ctx.err().println(CheckReportConsole.summary(report));
-      ctx.out()
-          .println(
-              "verdict: "
-                  + (report.consistent() ? "CONSISTENT" : "INCONSISTENT")
-                  + " ("
-                  + report.compared()
-                  + " cells compared, "
-                  + report.differences()
-                  + " differences, "
-                  + report.invariantViolations()
-                  + " invariant violations; "
-                  + out.resolve("check.html")
-                  + ")");
-      if (serve) {
-        // fluo-init made the live table the served one
-        WebOptions options = WebOptions.local(port).withChecksDir(out);
-        try (FluoStateProbe fluo = new FluoStateProbe(cfg);
-            WebServer server = WebServer.start(options, conn, cfg, fluo)) {
-          ServeCommand.serveUntilStopped(server, ctx);
-        }
-      }
-      if (!report.consistent()) {
-        return INCONSISTENT;
-      }
-    } catch (DemoFailed e) {
-      ctx.err().println("demo: " + e.getMessage());
-      return e.status;
-    } finally {
-      if (keep) {
-        ctx.err().println("demo: kept " + tmp);
-      } else {
-        EmbeddedAccumulo.deleteRecursively(tmp);
-      }
-      if (signal != null) {
-        signal.close();
-      }
-    }
-    return 0;
+    return new Options(inputs, deltas, out, keep, serve, port);
   }
 
-  private static RunRecord recompute(
-      EmbeddedAccumulo accumulo, PrintStream progress, String run, long snapshot, RunRegistry runs)
-      throws Exception {
-    int status =
-        ToolRunner.run(
-            new Configuration(),
-            new RecomputeTool(progress),
-            new String[] {
-              "--webindex-conf",
-              accumulo.connectionFile().toString(),
-              "--run",
-              run,
-              "--snapshot",
-              Long.toString(snapshot)
-            });
-    if (status != 0) {
-      throw new DemoFailed(
-          "the batch recompute '" + run + "' failed (exit " + status + ")", status);
+  /**
+   * Stores the inputs as batch 0 (the shipped sample without any) and each delta as the next batch,
+   * each as docs/input.md says: its files under a temporary name, then its _SUCCESS marker, then
+   * the rename to its number.
+   */
+  private static void storeBatches(Path tmp, Options options, Cli ctx) throws IOException {
+    Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
+    Path batch0 = LocalBatches.begin(batches, 0);
+    if (options.inputs().isEmpty()) {
+      try (InputStream in = DemoCommand.class.getResourceAsStream(SAMPLE)) {
+        Files.copy(in, batch0.resolve("pages-00000.jsonl"));
+      }
+      ctx.err().println("demo: no --input given, using the shipped sample (the worked example)");
+    } else {
+      copyInto(options.inputs(), batch0);
     }
-    return runs.get(run).orElseThrow();
-  }
-
-  /** A step of the demo failed; its exit status. */
-  static final class DemoFailed extends Exception {
-    private static final long serialVersionUID = 1L;
-    final int status;
-
-    DemoFailed(String message, int status) {
-      super(message);
-      this.status = status;
+    LocalBatches.publish(batches, 0);
+    List<Path> deltas = options.deltas();
+    for (int d = 0; d < deltas.size(); d++) {
+      copyInto(List.of(deltas.get(d)), LocalBatches.begin(batches, d + 1));
+      LocalBatches.publish(batches, d + 1);
     }
-  }
-
-  private static void writeDump(Connector conn, String table, Path file, Cli ctx)
-      throws IOException {
-    long cells;
-    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      cells = TableDump.dump(conn, table, w);
-    }
-    ctx.err().println("demo: wrote " + cells + " cells of " + table + " to " + file);
   }
 
   /**
@@ -290,38 +166,6 @@ final class DemoCommand implements Command {
       } else {
         Files.copy(src, target);
       }
-    }
-  }
-
-  static void printAnswers(QueryService q, PrintWriter out) {
-    QueryService.TopAnswer top = q.top(ANSWER_LIMIT, null);
-    out.println("1. Which web pages are referenced by the most web pages?");
-    if (top.uris().isEmpty()) {
-      out.println("   (the index is empty)");
-      return;
-    }
-    for (QueryService.RankedUri u : top.uris()) {
-      out.printf("   %6d  %s%n", u.urc(), u.url());
-    }
-    QueryService.RankedUri first = top.uris().get(0);
-    String host = first.url();
-    try {
-      host = WebUrl.parse(first.url()).host();
-    } catch (InvalidUrlException e) {
-      // a damaged key: ask with the URL as it is
-    }
-    QueryService.DomainAnswer d = q.domain(host, ANSWER_LIMIT, null);
-    out.printf(
-        "2. In the domain %s (%d %s), which pages are referenced the most?%n",
-        Domains.readable(d.domain()), d.pageCount(), d.pageCount() == 1 ? "page" : "pages");
-    for (QueryService.RankedUri u : d.uris()) {
-      out.printf("   %6d  %s%n", u.urc(), u.url());
-    }
-    QueryService.InlinksAnswer in = q.inlinks(first.url(), ANSWER_LIMIT, null);
-    out.printf(
-        "3. Which pages reference %s (%d), with what anchor text?%n", in.url(), in.incount());
-    for (QueryService.Inlink l : in.inlinks()) {
-      out.printf("   %s\t%s%n", l.url(), l.anchor());
     }
   }
 

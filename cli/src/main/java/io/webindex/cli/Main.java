@@ -1,5 +1,12 @@
 package io.webindex.cli;
 
+import static io.webindex.cli.ExitCodes.FAILED;
+import static io.webindex.cli.ExitCodes.OK;
+import static io.webindex.cli.ExitCodes.USER_ERROR;
+
+import io.webindex.cli.bench.BenchCommand;
+import io.webindex.cli.bench.BenchWebCommand;
+import io.webindex.cli.bench.GenCommand;
 import io.webindex.core.args.ArgsException;
 import io.webindex.store.StoreException;
 import java.io.IOException;
@@ -20,20 +27,19 @@ import org.slf4j.LoggerFactory;
  * {@code bin/webindex}: dispatches to the {@link Command}s. The only place that calls {@code
  * System.exit}.
  *
- * <p>Exit status: 0 success; 2 an error the operator can fix (bad arguments, missing configuration,
- * a missing table, Accumulo refusing, an unreadable file), reported as one line {@code webindex:
- * <message>} on stderr; 1 an unexpected failure, logged with its stack trace.
+ * <p>Exit status ({@link ExitCodes}): 0 success; 2 an error the operator can fix (bad arguments,
+ * missing configuration, a missing table, Accumulo refusing, an unreadable file), reported as one
+ * line {@code webindex: <message>} on stderr; 1 an unexpected failure, logged with its stack trace.
  */
 public final class Main {
   private static final Logger log = LoggerFactory.getLogger(Main.class);
 
-  static final int OK = 0;
-  static final int FAILED = 1;
-  static final int USER_ERROR = 2;
-
   private Main() {}
 
-  /** Every command, in the order {@code help} lists them. */
+  /**
+   * Every command, in the order {@code help} lists them. The dependency goes from here to the
+   * commands only: the bench, which runs other commands, is given {@link #run(List, Cli)}.
+   */
   static List<Command> commands() {
     return List.of(
         new DevCommand(),
@@ -51,7 +57,7 @@ public final class Main {
         new BenchWebCommand(),
         new DemoCommand(),
         new GenCommand(),
-        new BenchCommand());
+        new BenchCommand(Main::run));
   }
 
   public static void main(String[] args) {

@@ -1,6 +1,7 @@
 package io.webindex.cli;
 
 import io.webindex.core.args.Args;
+import io.webindex.core.schema.QuerySchema;
 import io.webindex.store.QueryAnswers;
 import io.webindex.store.QueryService;
 import io.webindex.store.QueryService.DomainAnswer;
@@ -104,7 +105,8 @@ final class QueryCommand implements Command {
         if (json) {
           return printJson(out, QueryAnswers.domain(table, a));
         }
-        out.println("domain " + a.domain() + "  pagecount " + a.pageCount());
+        out.println(
+            header(QuerySchema.FAM_DOMAIN, a.domain(), QuerySchema.QUAL_PAGECOUNT, a.pageCount()));
         printRanked(out, a.uris());
         next = a.next();
       }
@@ -113,7 +115,7 @@ final class QueryCommand implements Command {
         if (json) {
           return printJson(out, QueryAnswers.inlinks(table, a));
         }
-        out.println("page " + a.url() + "  incount " + a.incount());
+        out.println(header(QuerySchema.FAM_PAGE, a.url(), QuerySchema.QUAL_INCOUNT, a.incount()));
         for (Inlink i : a.inlinks()) {
           out.println(i.url() + "\t" + i.anchor());
         }
@@ -129,6 +131,14 @@ final class QueryCommand implements Command {
   private static int printJson(PrintWriter out, Object answer) {
     out.println(RecomputeCommand.json(answer));
     return 0;
+  }
+
+  /**
+   * The header of a domain or inlinks answer, named after the cell the count comes from: {@code
+   * domain <domain> pagecount <n>}, {@code page <url> incount <n>}.
+   */
+  private static String header(String family, String subject, String qualifier, long count) {
+    return family + " " + subject + "  " + qualifier + " " + count;
   }
 
   private static void printRanked(PrintWriter out, List<RankedUri> uris) {

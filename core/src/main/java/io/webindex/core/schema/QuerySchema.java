@@ -1,6 +1,7 @@
 package io.webindex.core.schema;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The one codec for the query table (SPEC §4): every row, family and qualifier is built and parsed
@@ -54,6 +55,16 @@ public final class QuerySchema {
 
   public static String pageRow(String uriKey) {
     return PAGE_PREFIX + uriKey;
+  }
+
+  /**
+   * The page row of the {@code n}th of a run of placeholder URI keys: {@code p:} and {@code n} in
+   * 15 zero-padded digits, so that the rows sort as their numbers do. For cells of the table's
+   * shape with no page behind them (the bench's single-pass floor); never a key {@code WebUrl}
+   * makes.
+   */
+  public static String sequencePageRow(long n) {
+    return pageRow(String.format(Locale.ROOT, "%015d", n));
   }
 
   public static String totalRow(long urc, String uriKey) {

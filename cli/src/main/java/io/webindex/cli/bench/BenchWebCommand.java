@@ -1,5 +1,9 @@
-package io.webindex.cli;
+package io.webindex.cli.bench;
 
+import io.webindex.cli.Cli;
+import io.webindex.cli.Command;
+import io.webindex.cli.ExitCodes;
+import io.webindex.cli.UsageException;
 import io.webindex.core.args.Args;
 import io.webindex.web.WebBench;
 import java.net.URI;
@@ -7,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 
 /** {@code bin/webindex bench-web}: latency of a running web application (docs/performance.md). */
-final class BenchWebCommand implements Command {
+public final class BenchWebCommand implements Command {
   @Override
   public String name() {
     return "bench-web";
@@ -64,6 +68,18 @@ final class BenchWebCommand implements Command {
     int concurrency = args.intValue("concurrency", 4);
     int limit = args.intValue("limit", 25);
     int seed = args.intValue("seed", 1);
+    checkRanges(requests, warmup, concurrency, limit);
+    WebBench.Result r;
+    try {
+      r = WebBench.run(base, requests, warmup, concurrency, limit, seed, ctx.err());
+    } catch (java.net.ConnectException e) {
+      throw new UsageException("nothing answers at " + base + " (is bin/webindex serve running?)");
+    }
+    ctx.out().print(WebBench.summary(r, limit));
+    return r.errors() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+  }
+
+  private static void checkRanges(int requests, int warmup, int concurrency, int limit) {
     if (requests < 1
         || warmup < 0
         || concurrency < 1
@@ -73,13 +89,5 @@ final class BenchWebCommand implements Command {
       throw new UsageException(
           "--requests >= 1, --warmup >= 0, --concurrency 1 to 256 and --limit 1 to 1000, please");
     }
-    WebBench.Result r;
-    try {
-      r = WebBench.run(base, requests, warmup, concurrency, limit, seed, ctx.err());
-    } catch (java.net.ConnectException e) {
-      throw new UsageException("nothing answers at " + base + " (is bin/webindex serve running?)");
-    }
-    ctx.out().print(WebBench.summary(r, limit));
-    return r.errors() == 0 ? 0 : 1;
   }
 }

@@ -1,0 +1,102 @@
+package io.webindex.cli.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.webindex.cli.Cli;
+import io.webindex.cli.EmbeddedAccumulo;
+import io.webindex.cli.ScratchDirs;
+import io.webindex.store.RunRecord;
+import io.webindex.store.StoreException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The bench from start to end: an embedded Accumulo in a temporary directory, the stages in their
+ * order, and the figures, written to {@code DIR/bench.json} even when a stage failed.
+ */
+final class BenchRun {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** The figures ({@code bench.json}), where they went, and whether a stage failed. */
+  record Result(Map<String, Object> figures, Path json, boolean failed) {}
+
+  private final Cli ctx;
+  private final Steps steps;
+  private final BenchOptions options;
+  private final Map<String, Object> report = new LinkedHashMap<>();
+  private final Map<String, Object> input = new LinkedHashMap<>();
+  private final Map<String, Map<String, Object>> stages = new LinkedHashMap<>();
+
+  BenchRun(Cli ctx, Steps steps, BenchOptions options) {
+    this.ctx = ctx;
+    this.steps = steps;
+    this.options = options;
+  }
+
+  Result run() throws Exception {
+    Files.createDirectories(options.out());
+    report.put("command", "bench " + String.join(" ", options.raw()));
+    report.put("started", Instant.now().toString());
+    HeapPeak heapPeak = HeapPeak.start();
+    report.put("machine", Machine.describe());
+    input.put("pages", options.pages());
+    input.put("seed", options.seed());
+    report.put("input", input);
+    report.put("stages", stages);
+
+    Path tmp = Files.createTempDirectory("webindex-bench-");
+    boolean failed = false;
+    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
+      failed = stages(BenchEnv.of(ctx, steps, options, accumulo, tmp));
+      report.put("memory", Machine.memory(heapPeak.stop(), heapPeak.peakAfterGc()));
+    } catch (StepFailed | StoreException e) {
+      // a step, or the latency stage's Fluo application, failed: the figures so far are written
+      ctx.err().println("bench: " + e.getMessage());
+      failed = true;
+    } finally {
+      ScratchDirs.release(tmp, options.keep(), ctx.err(), "bench");
+    }
+    report.put("finished", Instant.now().toString());
+    Path json = options.out().resolve("bench.json");
+    JSON.writeValue(json.toFile(), report);
+    return new Result(report, json, failed);
+  }
+
+  /** Runs the stages chosen; returns true when one of them failed. */
+  private boolean stages(BenchEnv env) throws Exception {
+    InputStage.run(env, input);
+    RunRecord b0 = RecomputeStage.run(env, stage("recompute"));
+    boolean failed = false;
+    if (options.check()) {
+      failed |= CheckStage.run(env, b0, stage("check"));
+    }
+    // the batch the Fluo application applied last (batch 0 is in the run it starts from)
+    int lastBatch = 0;
+    if (options.fluo()) {
+      steps.status("fluo-init", "--conf", env.conf(), "--run", RecomputeStage.RUN, "--embedded");
+    }
+    if (options.load()) {
+      lastBatch = LoadStage.run(env, stage("load"));
+    }
+    if (options.latency()) {
+      failed |= LatencyStage.run(env, lastBatch, stage("latency"));
+      lastBatch += options.samples();
+    }
+    if (options.fluo()) {
+      // the guard: a recompute of every batch equals what Fluo made of them
+      failed |= GuardStage.run(env, b0, lastBatch, stages);
+    }
+    return failed;
+  }
+
+  /** The figures of a stage, in the order the stages run. */
+  private Map<String, Object> stage(String name) {
+    Map<String, Object> figures = new LinkedHashMap<>();
+    stages.put(name, figures);
+    return figures;
+  }
+}

@@ -1,0 +1,96 @@
+package io.webindex.cli.bench;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.json.PageJson;
+import io.webindex.core.model.Link;
+import io.webindex.core.model.Page;
+import io.webindex.core.read.PageReaders;
+import io.webindex.core.read.PageSink;
+import io.webindex.core.read.ReadStats;
+import io.webindex.core.read.Reject;
+import io.webindex.core.schema.LocalBatches;
+import io.webindex.core.url.InvalidUrlException;
+import io.webindex.core.url.WebUrl;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The batch of one latency sample: one new page, its URL unique to the sample, on the host of a
+ * crawled page and linking to it, written as gen writes batches (under its temporary name, then
+ * renamed).
+ */
+final class ProbeBatch {
+  private static final String FILE = "part-00000.jsonl";
+
+  private ProbeBatch() {}
+
+  /**
+   * Writes batch {@code batch} of the raw page store for sample {@code sample}, linking to {@code
+   * target}. Returns the page as the loader reads it.
+   */
+  static Page write(WebindexConfig cfg, Path batches, int batch, String target, int sample)
+      throws IOException {
+    Path tmp = LocalBatches.begin(batches, batch);
+    Path file = tmp.resolve(FILE);
+    String line = inputLine(target, sample);
+    Files.writeString(file, line + "\n", StandardCharsets.UTF_8);
+    Page page = readBack(cfg, file, batch, line);
+    LocalBatches.publish(batches, batch); // its _SUCCESS marker, then the rename
+    return page;
+  }
+
+  /** The sample's page in the input format (SPEC §2). */
+  private static String inputLine(String target, int sample) {
+    WebUrl to;
+    WebUrl url;
+    try {
+      to = WebUrl.parse(target);
+      url = WebUrl.parse("/webindex-bench-latency/sample-" + sample, to);
+    } catch (InvalidUrlException e) {
+      throw new IllegalStateException("the synthetic web made an invalid URL: " + target, e);
+    }
+    return PageJson.toInputLine(
+        url.toString(),
+        Instant.now().truncatedTo(ChronoUnit.SECONDS),
+        "latency sample " + sample,
+        List.of(new Link(to.toString(), to.key(), "latency sample " + sample)));
+  }
+
+  /** The file read as the loader reads it: exactly one page with one link. */
+  private static Page readBack(WebindexConfig cfg, Path file, int batch, String line)
+      throws IOException {
+    List<Page> read = new ArrayList<>();
+    List<Reject> rejects = new ArrayList<>();
+    try (InputStream in = Files.newInputStream(file)) {
+      PageReaders.read(
+          in,
+          FILE,
+          batch,
+          cfg.readLimits(),
+          new ReadStats(),
+          new PageSink() {
+            @Override
+            public void page(Page page) {
+              read.add(page);
+            }
+
+            @Override
+            public void reject(Reject reject) {
+              rejects.add(reject);
+            }
+          });
+    }
+    if (read.size() != 1 || !rejects.isEmpty() || read.get(0).links().size() != 1) {
+      throw new IllegalStateException(
+          "the latency sample's page was not read back as one page with one link: " + line);
+    }
+    return read.get(0);
+  }
+}
