@@ -18,6 +18,7 @@ import io.webindex.mr.RecomputeTool;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.StopOnSignal;
 import io.webindex.store.TableDump;
 import io.webindex.web.WebOptions;
 import io.webindex.web.WebServer;
@@ -125,7 +126,7 @@ final class DemoCommand implements Command {
     Files.createDirectories(out);
 
     Path tmp = Files.createTempDirectory("webindex-demo-");
-    StopOnSignal signal = serve ? new StopOnSignal(ctx) : null;
+    StopOnSignal signal = serve ? new StopOnSignal(ctx::requestStop) : null;
     try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
       Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
       // each batch as docs/input.md says: its files under a temporary name, then its _SUCCESS
