@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.store.StopOnSignal;
 import io.webindex.core.args.Args;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.LocalBatches;
@@ -87,7 +88,7 @@ final class DemoCommand implements Command {
     Files.createDirectories(options.out());
 
     Path tmp = Files.createTempDirectory("webindex-demo-");
-    StopOnSignal signal = options.serve() ? new StopOnSignal(ctx) : null;
+    StopOnSignal signal = options.serve() ? new StopOnSignal(ctx::requestStop) : null;
     try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
       storeBatches(tmp, options, ctx);
       return new DemoCycle(accumulo, options, ctx).run();

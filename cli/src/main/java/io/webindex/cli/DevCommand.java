@@ -1,20 +1,17 @@
 package io.webindex.cli;
 
 import io.webindex.core.args.Args;
+import io.webindex.store.StopOnSignal;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code bin/webindex dev}: runs an {@link EmbeddedAccumulo} until interrupted, so that other
  * commands (and other processes) can use it through its connection file.
  */
 final class DevCommand implements Command {
-  private static final Logger log = LoggerFactory.getLogger(DevCommand.class);
-
   @Override
   public String name() {
     return "dev";
@@ -52,19 +49,15 @@ final class DevCommand implements Command {
     Path dir = args.value("dir").map(ctx::userPath).orElse(ctx.defaultDevDir());
     try (DevLock lock = DevLock.acquire(dir)) {
       EmbeddedAccumulo embedded = EmbeddedAccumulo.start(dir);
-      Thread hook = new Thread(embedded::close, "webindex-dev-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
-      try {
-        printHowToUse(ctx, embedded);
-        ctx.awaitStop();
-      } finally {
+      // Ctrl-C or SIGTERM: the instance is closed (connection files removed, cluster stopped)
+      // before the JVM goes
+      try (StopOnSignal signal = new StopOnSignal(ctx::requestStop)) {
         try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-          // already shutting down: the hook closes the instance
-          log.debug("shutdown in progress", e);
+          printHowToUse(ctx, embedded);
+          ctx.awaitStop();
+        } finally {
+          embedded.close();
         }
-        embedded.close();
       }
     }
     return 0;

@@ -1,6 +1,9 @@
 package io.webindex.cli;
 
+import io.webindex.core.files.LocalFiles;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.embedded.MiniAccumulo;
+import io.webindex.store.AccumuloConnections;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,13 +16,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,24 +28,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
-import org.apache.accumulo.core.client.ClientConfiguration;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.accumulo.core.client.ZooKeeperInstance;
-import org.apache.accumulo.core.client.admin.SecurityOperations;
-import org.apache.accumulo.core.client.security.tokens.PasswordToken;
-import org.apache.accumulo.core.conf.Property;
 import org.apache.accumulo.core.security.SystemPermission;
-import org.apache.accumulo.minicluster.MemoryUnit;
-import org.apache.accumulo.minicluster.MiniAccumuloCluster;
-import org.apache.accumulo.minicluster.MiniAccumuloConfig;
-import org.apache.accumulo.minicluster.ServerType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The embedded default: a MiniAccumuloCluster 1.10 (ZooKeeper, master, one tablet server and the
- * garbage collector as child processes) in a directory, with the connection files other commands
- * and processes use to reach it:
+ * garbage collector as child processes, built by {@link MiniAccumulo} as the ITs build theirs) in a
+ * directory, with the connection files other commands and processes use to reach it:
  *
  * <ul>
  *   <li>{@code <dir>/webindex.properties}: instance, zookeepers, user {@value #USER}, {@code
@@ -79,9 +70,9 @@ import org.slf4j.LoggerFactory;
  * up JDK_JAVA_OPTIONS"), as do {@code JAVA_TOOL_OPTIONS} and {@code _JAVA_OPTIONS}. So when this
  * JVM has the variable (the test JVMs under Maven), the cluster runs in it; otherwise (every {@code
  * bin/webindex} command) {@link #start} runs the cluster in a host JVM of its own ({@link
- * EmbeddedAccumuloHost}) started with the variable, whose note goes to {@code
- * <dir>/embedded-accumulo.log} with the rest of its output, and the command's own stderr stays
- * quiet.
+ * EmbeddedAccumuloHost}, running {@link #main}) started with the variable, whose note goes to
+ * {@code <dir>/embedded-accumulo.log} with the rest of its output, and the command's own stderr
+ * stays quiet.
  */
 public final class EmbeddedAccumulo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedAccumulo.class);
@@ -100,7 +91,6 @@ public final class EmbeddedAccumulo implements AutoCloseable {
   public static final Set<SystemPermission> USER_SYSTEM_PERMISSIONS =
       Collections.unmodifiableSet(EnumSet.of(SystemPermission.CREATE_TABLE));
 
-  private static final String ROOT_USER = "root";
   private static final String OWNER_ONLY_DIR = "rwx------";
 
   /**
@@ -113,27 +103,18 @@ public final class EmbeddedAccumulo implements AutoCloseable {
           "-Dzookeeper.4lw.commands.whitelist=*",
           "-Dzookeeper.admin.enableServer=false");
 
-  static final String JDK_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
-
-  // Same sizing as testkit's AccumuloITBase: MiniAccumulo's 128 MB tablet server is too small.
-  static final int TABLET_SERVER_MEMORY_MB = 768;
-  static final String TSERV_MAXMEM = "256M";
-  static final String TSERV_DATACACHE = "64M";
-  static final String TSERV_INDEXCACHE = "32M";
+  static final String JDK_JAVA_OPTIONS = EmbeddedAccumuloHost.JDK_JAVA_OPTIONS;
 
   private final Path dir;
   private final String instanceName;
   private final String zookeepers;
-  private final String password;
   private final Runnable stop;
   private boolean closed;
 
-  EmbeddedAccumulo(
-      Path dir, String instanceName, String zookeepers, String password, Runnable stop) {
+  private EmbeddedAccumulo(Path dir, String instanceName, String zookeepers, Runnable stop) {
     this.dir = dir;
     this.instanceName = instanceName;
     this.zookeepers = zookeepers;
-    this.password = password;
     this.stop = stop;
   }
 
@@ -150,7 +131,21 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     if (missingJdkOptions(System.getenv(JDK_JAVA_OPTIONS)).isEmpty()) {
       return startHere(dir);
     }
-    return EmbeddedAccumuloHost.launch(dir);
+    Path root = createOwnerOnlyDirectory(dir);
+    Runnable stopHost =
+        EmbeddedAccumuloHost.launch(root, EmbeddedAccumulo.class, REQUIRED_JDK_OPTIONS);
+    // the host wrote the connection files before it answered
+    WebindexConfig cfg = WebindexConfig.load(root.resolve(CONNECTION_FILE), Map.of());
+    return new EmbeddedAccumulo(root, cfg.accumuloInstance(), cfg.zookeepers(), stopHost);
+  }
+
+  /**
+   * {@code EmbeddedAccumulo DIR}: the program of the host JVM ({@link EmbeddedAccumuloHost}), an
+   * instance in DIR until its stdin ends.
+   */
+  public static void main(String[] args) {
+    Path dir = Path.of(args[0]);
+    EmbeddedAccumuloHost.serve(() -> startHere(dir)::close);
   }
 
   /**
@@ -167,30 +162,20 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     Files.deleteIfExists(root.resolve(CONNECTION_FILE));
     Files.deleteIfExists(root.resolve(PASSWORD_FILE));
     Path macDir = root.resolve("accumulo");
-    deleteRecursively(macDir);
-
-    // Initialize gets the root password on its command line: give it a throw-away
-    String bootstrap = newPassword();
-    MiniAccumuloConfig config = new MiniAccumuloConfig(macDir.toFile(), bootstrap);
-    config.setInstanceName(INSTANCE_NAME);
-    config.setNumTservers(1);
-    config.setMemory(ServerType.TABLET_SERVER, TABLET_SERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
-    Map<String, String> site = new HashMap<>();
-    site.put(Property.INSTANCE_SECRET.getKey(), newPassword());
-    site.put(Property.TSERV_MAXMEM.getKey(), TSERV_MAXMEM);
-    site.put(Property.TSERV_DATACACHE_SIZE.getKey(), TSERV_DATACACHE);
-    site.put(Property.TSERV_INDEXCACHE_SIZE.getKey(), TSERV_INDEXCACHE);
-    config.setSiteConfig(site);
+    LocalFiles.deleteRecursively(macDir);
 
     log.info("starting embedded Accumulo in {}", macDir);
     long t0 = System.nanoTime();
-    MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
-    String password = newPassword();
+    String password = MiniAccumulo.randomSecret();
+    MiniAccumulo mac = null;
     try {
-      mac.start();
-      createUser(mac, bootstrap, password);
+      // initialised with a throw-away root password (Initialize shows it on its command line)
+      mac = MiniAccumulo.in(macDir).instanceName(INSTANCE_NAME).start();
+      createUser(mac, password);
     } catch (IOException | RuntimeException e) {
-      stopQuietly(mac);
+      if (mac != null) {
+        stopQuietly(mac);
+      }
       throw new StoreException(
           "the embedded Accumulo did not start ("
               + e.getMessage()
@@ -198,36 +183,33 @@ public final class EmbeddedAccumulo implements AutoCloseable {
               + macDir.resolve("logs"),
           e);
     }
+    MiniAccumulo started = mac;
     EmbeddedAccumulo embedded =
         new EmbeddedAccumulo(
-            root, mac.getInstanceName(), mac.getZooKeepers(), password, () -> stopQuietly(mac));
+            root, mac.instanceName(), mac.zookeepers(), () -> stopQuietly(started));
     try {
-      embedded.writeConnectionFiles();
+      embedded.writeConnectionFiles(password);
     } catch (IOException | RuntimeException e) {
       embedded.close();
       throw e;
     }
     log.info(
         "embedded Accumulo '{}' up in {} ms, zookeepers {}",
-        mac.getInstanceName(),
+        mac.instanceName(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
-        mac.getZooKeepers());
+        mac.zookeepers());
     return embedded;
   }
 
   /**
    * Creates {@link #USER} with {@code password} and {@link #USER_SYSTEM_PERMISSIONS}, then replaces
-   * the root password {@code bootstrap} (seen on Initialize's command line) by a random one that is
+   * the throw-away root password (seen on Initialize's command line) by a random one that is
    * dropped at once.
    */
-  private static void createUser(MiniAccumuloCluster mac, String bootstrap, String password) {
+  private static void createUser(MiniAccumulo mac, String password) {
     try {
-      SecurityOperations security = mac.getConnector(ROOT_USER, bootstrap).securityOperations();
-      security.createLocalUser(USER, new PasswordToken(password));
-      for (SystemPermission p : USER_SYSTEM_PERMISSIONS) {
-        security.grantSystemPermission(USER, p);
-      }
-      security.changeLocalUserPassword(ROOT_USER, new PasswordToken(newPassword()));
+      mac.createUser(USER, password, USER_SYSTEM_PERMISSIONS);
+      mac.dropRootPassword();
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new StoreException(
           "cannot create the Accumulo user " + USER + ": " + e.getMessage(), e);
@@ -310,13 +292,11 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     return WebindexConfig.load(connectionFile(), Map.of());
   }
 
-  /** A connector as {@link #USER}, the user of the connection file. */
+  /** A connector as {@link #USER}, the user of the connection file ({@link #config()}). */
   public Connector connector() {
     try {
-      return new ZooKeeperInstance(
-              ClientConfiguration.create().withInstance(instanceName).withZkHosts(zookeepers))
-          .getConnector(USER, new PasswordToken(password));
-    } catch (AccumuloException | AccumuloSecurityException e) {
+      return AccumuloConnections.connect(config());
+    } catch (StoreException e) {
       throw new StoreException("cannot connect to the embedded Accumulo: " + e.getMessage(), e);
     }
   }
@@ -338,7 +318,7 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     stop.run();
   }
 
-  private void writeConnectionFiles() throws IOException {
+  private void writeConnectionFiles(String password) throws IOException {
     Path passwordFile = dir.resolve(PASSWORD_FILE);
     writeAtomically(passwordFile, password + "\n", true);
     Map<String, String> p = new LinkedHashMap<>();
@@ -407,13 +387,7 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     }
   }
 
-  private static String newPassword() {
-    byte[] b = new byte[24];
-    new SecureRandom().nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-  }
-
-  private static void stopQuietly(MiniAccumuloCluster mac) {
+  private static void stopQuietly(MiniAccumulo mac) {
     try {
       mac.stop();
     } catch (IOException | RuntimeException e) {
@@ -424,17 +398,4 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     }
   }
 
-  /** Deletes a file or directory tree; nothing when it does not exist. */
-  static void deleteRecursively(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(p)) {
-      for (Path q : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(q);
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
-  }
 }

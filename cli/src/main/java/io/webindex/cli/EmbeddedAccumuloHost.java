@@ -1,29 +1,30 @@
 package io.webindex.cli;
 
-import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.StoreException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JVM that holds an {@link EmbeddedAccumulo} for a command whose own JVM has no {@code
- * JDK_JAVA_OPTIONS} (see {@link EmbeddedAccumulo}'s class comment for why): the command starts it
- * with {@link #launch}, it starts the cluster in its directory, writes the connection files and
+ * The JVM that holds an embedded Accumulo for a command whose own JVM has no {@code
+ * JDK_JAVA_OPTIONS} (see {@code EmbeddedAccumulo}'s class comment for why), both of its sides: the
+ * command starts it with {@link #launch}; in it, the program's {@code main} hands {@link #serve}
+ * the start of the cluster in its directory (which writes the connection files), and the host
  * answers {@value #READY} on stdout, then keeps the cluster up until its stdin ends, which happens
- * when the command closes it ({@link EmbeddedAccumulo#close}) or exits in any way, even killed. Its
- * stderr, with everything it logs, goes to {@value #LOG_FILE} in the directory.
+ * when the command stops it (the stop {@link #launch} returns) or exits in any way, even killed.
+ * Its stderr, with everything it logs, goes to {@value #LOG_FILE} in the directory.
+ *
+ * <p>{@code EmbeddedAccumulo} uses this class (its {@code start} and {@code main}), never the
+ * reverse.
  */
 final class EmbeddedAccumuloHost {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedAccumuloHost.class);
@@ -32,32 +33,44 @@ final class EmbeddedAccumuloHost {
   static final String FAILED = "failed: ";
   static final String LOG_FILE = "embedded-accumulo.log";
 
+  /** The environment variable the host JVM gets its extra options from. */
+  static final String JDK_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
+
   private static final long STOP_SECONDS = 120;
+
+  /** What the host JVM runs: starts the instance, and returns how to stop it. */
+  interface Program {
+    Runnable start() throws Exception;
+  }
 
   private EmbeddedAccumuloHost() {}
 
   /**
-   * Starts a host JVM for {@code dir} and waits until its cluster is up.
+   * Starts a host JVM that runs {@code main} with the argument {@code root} and the options {@code
+   * jdkOptions} added to its {@code JDK_JAVA_OPTIONS}, and waits until it answers that its cluster
+   * is up.
    *
+   * @param root the instance's directory, existing; the host's log goes there
+   * @return stops the host: ends its stdin, so that it stops its cluster, and waits for it to exit
    * @throws StoreException when the cluster does not start (the message names the log file)
    */
-  static EmbeddedAccumulo launch(Path dir) throws IOException, InterruptedException {
-    Path root = EmbeddedAccumulo.createOwnerOnlyDirectory(dir);
+  static Runnable launch(Path root, Class<?> main, List<String> jdkOptions)
+      throws IOException, InterruptedException {
     Path logFile = root.resolve(LOG_FILE);
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add(EmbeddedAccumuloHost.class.getName());
+    cmd.add(main.getName());
     cmd.add(root.toString());
     ProcessBuilder pb = new ProcessBuilder(cmd);
-    String have = System.getenv(EmbeddedAccumulo.JDK_JAVA_OPTIONS);
+    String have = System.getenv(JDK_JAVA_OPTIONS);
     pb.environment()
         .put(
-            EmbeddedAccumulo.JDK_JAVA_OPTIONS,
+            JDK_JAVA_OPTIONS,
             (have == null || have.isBlank() ? "" : have.strip() + " ")
-                + String.join(" ", EmbeddedAccumulo.REQUIRED_JDK_OPTIONS));
+                + String.join(" ", jdkOptions));
     pb.redirectError(logFile.toFile());
     log.info("starting the embedded Accumulo's host JVM; its log: {}", logFile);
     Process host = pb.start();
@@ -74,11 +87,7 @@ final class EmbeddedAccumuloHost {
               : "its host JVM ended with status " + host.exitValue();
       throw new StoreException("the embedded Accumulo did not start (" + why + "); see " + logFile);
     }
-    WebindexConfig cfg =
-        WebindexConfig.load(root.resolve(EmbeddedAccumulo.CONNECTION_FILE), Map.of());
-    String password = Files.readString(root.resolve(EmbeddedAccumulo.PASSWORD_FILE)).strip();
-    return new EmbeddedAccumulo(
-        root, cfg.accumuloInstance(), cfg.zookeepers(), password, () -> stop(host));
+    return () -> stop(host);
   }
 
   /** Ends the host's stdin, so that it stops its cluster, and waits for it to exit. */
@@ -100,15 +109,15 @@ final class EmbeddedAccumuloHost {
     }
   }
 
-  /** {@code EmbeddedAccumuloHost DIR}: see the class comment. */
-  public static void main(String[] args) {
+  /** The host JVM's side, for its {@code main}: see the class comment. Exits the JVM. */
+  static void serve(Program program) {
     // stdout is the answer to launch() only; everything else goes to stderr, the log file
     PrintStream answer = System.out;
     System.setOut(System.err);
     org.apache.log4j.Logger.getLogger("io.webindex").setLevel(org.apache.log4j.Level.INFO);
-    EmbeddedAccumulo embedded;
+    Runnable stop;
     try {
-      embedded = EmbeddedAccumulo.startHere(Path.of(args[0]));
+      stop = program.start();
     } catch (Exception e) {
       log.error("the embedded Accumulo did not start", e);
       String message = String.valueOf(e.getMessage()).replace('\n', ' ');
@@ -118,8 +127,7 @@ final class EmbeddedAccumuloHost {
       return;
     }
     // Ctrl-C reaches this JVM too (same process group): stop the cluster on any exit
-    Runtime.getRuntime()
-        .addShutdownHook(new Thread(embedded::close, "webindex-embedded-accumulo-stop"));
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "webindex-embedded-accumulo-stop"));
     answer.println(READY);
     answer.flush();
     try {
@@ -129,7 +137,7 @@ final class EmbeddedAccumuloHost {
     } catch (IOException e) {
       log.info("stdin failed ({}): stopping", e.toString());
     }
-    embedded.close();
+    stop.run();
     log.info("embedded Accumulo stopped");
     System.exit(0);
   }

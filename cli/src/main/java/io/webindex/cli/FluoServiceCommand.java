@@ -3,12 +3,11 @@ package io.webindex.cli;
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.FluoServices;
+import io.webindex.store.StopOnSignal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code fluo-oracle} and {@code fluo-worker}: run the oracle or a worker of a Fluo application as
@@ -115,20 +114,7 @@ final class FluoServiceCommand implements Command {
     Optional<String> pinned = args.value("app").filter(a -> !a.isEmpty());
     // with --app: that application for the process's whole life, refused when not initialised
     String app = pinned.isPresent() ? FluoServices.application(cfg, pinned) : null;
-    CountDownLatch done = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              ctx.requestStop();
-              try {
-                done.await(60, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "webindex-" + name() + "-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
+    try (StopOnSignal signal = new StopOnSignal(ctx::requestStop)) {
       if (app == null) {
         FluoServices.runFollowing(
             cfg,
@@ -141,8 +127,6 @@ final class FluoServiceCommand implements Command {
       } else {
         FluoServices.runOracle(cfg, app, ctx::awaitStop, ctx.err());
       }
-    } finally {
-      done.countDown();
     }
     return 0;
   }

@@ -4,14 +4,13 @@ import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.fluo.BatchApplier;
 import io.webindex.fluo.LoadTool;
+import io.webindex.store.StopOnSignal;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** {@code load}: applies new raw-page batches through the Fluo application ({@link LoadTool}). */
 final class LoadCommand implements Command {
@@ -72,30 +71,14 @@ final class LoadCommand implements Command {
     if (rate < 0 || watch < 0) {
       throw new UsageException("--rate and --watch take positive numbers");
     }
-    CountDownLatch done = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              ctx.requestStop();
-              try {
-                done.await(60, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "webindex-load-shutdown");
-    if (watch > 0) {
-      Runtime.getRuntime().addShutdownHook(hook);
-    }
     boolean json = args.has("json");
     List<BatchApplier.Result> rounds;
-    try {
+    // a watch serves until Ctrl-C or SIGTERM; a single round ends by itself
+    try (StopOnSignal signal = watch > 0 ? new StopOnSignal(ctx::requestStop) : null) {
       rounds =
           new LoadTool(json ? new PrintWriter(Writer.nullWriter()) : ctx.out(), ctx.err())
               .stopSignal(ctx::awaitStop)
               .load(cfg, new LoadTool.Options(upTo, rate, watch, args.has("embedded")));
-    } finally {
-      done.countDown();
     }
     if (json) {
       for (BatchApplier.Result r : rounds) {

@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.files.LocalFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -26,6 +27,6 @@ public final class ScratchDirs {
 
   /** Deletes a file or directory tree; nothing when it does not exist. */
   public static void delete(Path dir) throws IOException {
-    EmbeddedAccumulo.deleteRecursively(dir);
+    LocalFiles.deleteRecursively(dir);
   }
 }

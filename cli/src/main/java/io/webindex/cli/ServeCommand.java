@@ -2,6 +2,7 @@ package io.webindex.cli;
 
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.StopOnSignal;
 import io.webindex.web.WebOptions;
 import io.webindex.web.WebServer;
 import java.io.IOException;
@@ -73,7 +74,7 @@ final class ServeCommand implements Command {
     String conf = args.value(Cli.CONF_OPTION).orElse(null);
     WebindexConfig cfg = ctx.config(conf).config();
     Connector conn = ctx.connect(conf);
-    try (StopOnSignal signal = new StopOnSignal(ctx);
+    try (StopOnSignal signal = new StopOnSignal(ctx::requestStop);
         FluoStateProbe fluo = new FluoStateProbe(cfg);
         WebServer server = WebServer.start(options, conn, cfg, fluo)) {
       serveUntilStopped(server, ctx);

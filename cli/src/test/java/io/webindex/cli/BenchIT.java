@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.files.LocalFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,7 +110,7 @@ class BenchIT {
         b.path("memory").toString());
     assertTrue(r.out().contains("x the floor"), r.out());
     assertTrue(r.out().contains("figures: " + out.resolve("bench.json")), r.out());
-    EmbeddedAccumulo.deleteRecursively(Path.of(kept.group(1)));
+    LocalFiles.deleteRecursively(Path.of(kept.group(1)));
     assertTrue(Files.exists(out.resolve("bench.json")));
   }
 

@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.core.files.LocalFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,7 +44,7 @@ class OperatorGuardsIT extends OperatorPathsBase {
 
     // a run whose seed is gone
     RunRecord r0b = registry().get("r0b").orElseThrow();
-    EmbeddedAccumulo.deleteRecursively(
+    LocalFiles.deleteRecursively(
         Path.of(new org.apache.hadoop.fs.Path(r0b.seedDir()).toUri().getPath()));
     Run seed = status(2, "fluo-init", "--run", "r0b");
     assertTrue(seed.err().contains("seed of run r0b is missing"), seed.err());
@@ -58,7 +59,7 @@ class OperatorGuardsIT extends OperatorPathsBase {
     Files.writeString(store.resolve("batches/1/more.jsonl"), "");
     Run twoNames = status(2, "load", "--embedded");
     assertTrue(twoNames.err().contains("batch 1 has two directories"), twoNames.err());
-    EmbeddedAccumulo.deleteRecursively(store.resolve("batches/1"));
+    LocalFiles.deleteRecursively(store.resolve("batches/1"));
 
     // a batch still being copied waits, with every batch after it
     writeBatch(2, 30);

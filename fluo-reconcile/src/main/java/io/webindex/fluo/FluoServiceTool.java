@@ -2,6 +2,7 @@ package io.webindex.fluo;
 
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.StopOnSignal;
 import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
 import java.io.OutputStreamWriter;
@@ -16,7 +17,7 @@ import org.apache.hadoop.util.Tool;
 
 /**
  * What {@link FluoOracleTool} and {@link FluoWorkerTool} share: arguments, running until SIGTERM or
- * Ctrl-C (a shutdown hook stops the service cleanly), exit status.
+ * Ctrl-C (a {@link StopOnSignal} stops the service cleanly), exit status.
  */
 abstract class FluoServiceTool extends Configured implements Tool {
   /** Exit status: stopped on request. */
@@ -24,9 +25,6 @@ abstract class FluoServiceTool extends Configured implements Tool {
 
   /** Exit status: a usage error, or refused before the service started. */
   public static final int REFUSED = 2;
-
-  /** How long the shutdown hook waits for the service to stop. */
-  static final long STOP_WAIT_SECONDS = 60;
 
   protected final PrintWriter out;
   protected final PrintWriter err;
@@ -71,19 +69,7 @@ abstract class FluoServiceTool extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    CountDownLatch done = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              requestStop();
-              try {
-                done.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "webindex-" + name() + "-shutdown");
-    boolean hooked = false;
+    StopOnSignal signal = null;
     try {
       Args a = ToolConfig.args(args, valueOptions(), Set.of());
       if (a.helpRequested()) {
@@ -95,26 +81,20 @@ abstract class FluoServiceTool extends Configured implements Tool {
       java.util.Optional<String> pinned = a.value("app").filter(x -> !x.isBlank());
       // with --app: that application for the process's whole life, refused when not initialised
       String app = pinned.isPresent() ? FluoServices.application(cfg, pinned) : null;
-      Runtime.getRuntime().addShutdownHook(hook);
-      hooked = true;
-      LoadTool.StopSignal signal = millis -> stop.await(millis, TimeUnit.MILLISECONDS);
+      signal = new StopOnSignal(this::requestStop);
+      LoadTool.StopSignal stopped = millis -> stop.await(millis, TimeUnit.MILLISECONDS);
       if (app != null) {
-        serve(cfg, app, a, signal);
+        serve(cfg, app, a, stopped);
       } else {
-        follow(cfg, a, signal);
+        follow(cfg, a, stopped);
       }
       return OK;
     } catch (IllegalArgumentException | StoreException | UncheckedIOException e) {
       err.println(name() + ": " + e.getMessage());
       return REFUSED;
     } finally {
-      done.countDown();
-      if (hooked) {
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-          // the JVM is shutting down: the hook is running
-        }
+      if (signal != null) {
+        signal.close();
       }
       out.flush();
       err.flush();

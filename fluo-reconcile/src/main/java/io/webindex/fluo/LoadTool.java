@@ -3,6 +3,7 @@ package io.webindex.fluo;
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
+import io.webindex.store.StopOnSignal;
 import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
 import java.io.OutputStreamWriter;
@@ -88,18 +89,7 @@ public final class LoadTool extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    CountDownLatch done = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              requestStop();
-              try {
-                done.await(60, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "webindex-load-shutdown");
+    StopOnSignal signal = null;
     try {
       Args a = ToolConfig.args(args, VALUES, Set.of("embedded"));
       if (a.helpRequested()) {
@@ -111,7 +101,8 @@ public final class LoadTool extends Configured implements Tool {
       Options o = options(a);
       WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.");
       if (o.watchSeconds() > 0) {
-        Runtime.getRuntime().addShutdownHook(hook);
+        // a watch serves until Ctrl-C or SIGTERM; a single round ends by itself
+        signal = new StopOnSignal(this::requestStop);
       }
       load(cfg, o);
       return 0;
@@ -119,7 +110,9 @@ public final class LoadTool extends Configured implements Tool {
       err.println("load: " + e.getMessage());
       return 2;
     } finally {
-      done.countDown();
+      if (signal != null) {
+        signal.close();
+      }
       out.flush();
       err.flush();
     }

@@ -1,5 +1,7 @@
 package io.webindex.testkit;
 
+import io.webindex.core.files.LocalFiles;
+import io.webindex.embedded.MiniAccumulo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
@@ -7,15 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Map.Entry;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -27,16 +26,11 @@ import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
-import org.apache.accumulo.core.client.security.tokens.PasswordToken;
-import org.apache.accumulo.core.conf.Property;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 import org.apache.accumulo.core.security.SystemPermission;
-import org.apache.accumulo.minicluster.MemoryUnit;
 import org.apache.accumulo.minicluster.MiniAccumuloCluster;
-import org.apache.accumulo.minicluster.MiniAccumuloConfig;
-import org.apache.accumulo.minicluster.ServerType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -44,7 +38,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one base class for every {@code *IT}: one {@link MiniAccumuloCluster} 1.10 per test class.
+ * The one base class for every {@code *IT}: one {@link MiniAccumuloCluster} 1.10 per test class,
+ * built as {@code bin/webindex dev} builds its own ({@link MiniAccumulo}).
  *
  * <p>The cluster starts in {@link #startAccumulo()} (JUnit 5 {@code @BeforeAll}, so it runs before
  * any {@code @BeforeAll} of a subclass) in a fresh directory under {@code target/mini-accumulo} (or
@@ -58,11 +53,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>No password a test configures reaches a command line: MiniAccumulo runs Accumulo's {@code
  * Initialize} with the root password as an argument (visible in {@code ps} to every user of the
- * machine), so the cluster is initialised with a random throw-away root password, which is replaced
- * by {@link #ROOT_PASSWORD} through the client API once the cluster is up. The instance secret
- * (ZooKeeper ACLs, the system user) is random per class too, not MiniAccumulo's fixed default. A
- * {@link ChildProcessWatcher} records every child process's command line and environment for the
- * whole class ({@link #childProcesses()}).
+ * machine), so the cluster is initialised with a random throw-away root password ({@link
+ * MiniAccumulo}), which is replaced by {@link #ROOT_PASSWORD} through the client API once the
+ * cluster is up. The instance secret (ZooKeeper ACLs, the system user) is random per class too, not
+ * MiniAccumulo's fixed default. A {@link ChildProcessWatcher} records every child process's command
+ * line and environment for the whole class ({@link #childProcesses()}).
  *
  * <p>The state is static, one cluster per class at a time: do not run IT classes in parallel in one
  * JVM.
@@ -73,7 +68,7 @@ public abstract class AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(AccumuloITBase.class);
 
   /** Root user of the throwaway test cluster. */
-  public static final String ROOT_USER = "root";
+  public static final String ROOT_USER = MiniAccumulo.ROOT_USER;
 
   /**
    * Root password of the test cluster; only ever used for a local MiniAccumulo. It is set through
@@ -87,64 +82,41 @@ public abstract class AccumuloITBase {
    */
   public static final String KEEP_DIR_PROPERTY = "webindex.it.keepDir";
 
-  /** Heap of the tablet server; MiniAccumulo's 128 MB default is too small beyond toy data. */
-  public static final int TABLET_SERVER_MEMORY_MB = 768;
-
   private static final AtomicInteger TABLE_COUNTER = new AtomicInteger();
 
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   private static Path clusterDir;
-  private static MiniAccumuloCluster cluster;
+  private static MiniAccumulo cluster;
   private static Connector connector;
-  private static String instanceSecret;
   private static ChildProcessWatcher watcher;
 
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   static void startAccumulo() throws Exception {
     clusterDir = Files.createTempDirectory(baseDir(), "mac-");
-    // Initialize gets the root password on its command line: give it one that dies below
-    String throwaway = randomSecret();
-    instanceSecret = randomSecret();
-    MiniAccumuloConfig config = new MiniAccumuloConfig(clusterDir.toFile(), throwaway);
-    config.setNumTservers(1);
-    config.setMemory(ServerType.TABLET_SERVER, TABLET_SERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
-    Map<String, String> site = new HashMap<>();
-    site.put(Property.INSTANCE_SECRET.getKey(), instanceSecret);
-    site.put(Property.TSERV_MAXMEM.getKey(), "256M");
-    site.put(Property.TSERV_DATACACHE_SIZE.getKey(), "64M");
-    site.put(Property.TSERV_INDEXCACHE_SIZE.getKey(), "32M");
-    config.setSiteConfig(site);
-
     long start = System.nanoTime();
     watcher = ChildProcessWatcher.start();
-    MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
+    MiniAccumulo mac = MiniAccumulo.in(clusterDir).start();
     cluster = mac;
-    mac.start();
     watcher.slowDown();
-    mac.getConnector(ROOT_USER, throwaway)
-        .securityOperations()
-        .changeLocalUserPassword(ROOT_USER, new PasswordToken(ROOT_PASSWORD));
-    connector = mac.getConnector(ROOT_USER, ROOT_PASSWORD);
+    mac.replaceRootPassword(ROOT_PASSWORD);
+    connector = mac.rootConnector();
     log.info(
         "MiniAccumulo {} up in {} ms (zookeepers {}, dir {})",
-        mac.getInstanceName(),
+        mac.instanceName(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
-        mac.getZooKeepers(),
+        mac.zookeepers(),
         clusterDir);
   }
 
   @AfterAll
   @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   static void stopAccumulo() throws Exception {
-    MiniAccumuloCluster mac = cluster;
+    MiniAccumulo mac = cluster;
     Path dir = clusterDir;
     ChildProcessWatcher w = watcher;
     cluster = null;
     connector = null;
     clusterDir = null;
-    instanceSecret = null;
     watcher = null;
     try {
       if (mac != null) {
@@ -172,6 +144,10 @@ public abstract class AccumuloITBase {
 
   /** This class's running cluster. */
   protected static MiniAccumuloCluster cluster() {
+    return running().cluster();
+  }
+
+  private static MiniAccumulo running() {
     if (cluster == null) {
       throw new IllegalStateException("MiniAccumulo is not running");
     }
@@ -179,11 +155,11 @@ public abstract class AccumuloITBase {
   }
 
   protected static String instanceName() {
-    return cluster().getInstanceName();
+    return running().instanceName();
   }
 
   protected static String zookeepers() {
-    return cluster().getZooKeepers();
+    return running().zookeepers();
   }
 
   /** The directory the cluster lives in; deleted when the class is done. */
@@ -197,8 +173,7 @@ public abstract class AccumuloITBase {
    * ZooKeeper nodes Accumulo protects are readable with the digest {@code accumulo:<secret>}.
    */
   protected static String instanceSecret() {
-    cluster();
-    return instanceSecret;
+    return running().instanceSecret();
   }
 
   /**
@@ -218,10 +193,7 @@ public abstract class AccumuloITBase {
    */
   protected static void createUser(String user, String password, SystemPermission... granted) {
     try {
-      connector().securityOperations().createLocalUser(user, new PasswordToken(password));
-      for (SystemPermission p : granted) {
-        connector().securityOperations().grantSystemPermission(user, p);
-      }
+      running().createUser(user, password, Set.copyOf(List.of(granted)));
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new IllegalStateException("cannot create user " + user, e);
     }
@@ -339,12 +311,6 @@ public abstract class AccumuloITBase {
     return key.getRow() + " " + key.getColumnFamily() + ":" + key.getColumnQualifier();
   }
 
-  private static String randomSecret() {
-    byte[] b = new byte[24];
-    RANDOM.nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-  }
-
   private static Path baseDir() throws IOException {
     Path target = Paths.get("target");
     Path base =
@@ -355,18 +321,11 @@ public abstract class AccumuloITBase {
   }
 
   private static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(AccumuloITBase::deleteQuietly);
-    } catch (IOException | UncheckedIOException e) {
+    try {
+      LocalFiles.deleteRecursively(dir);
+    } catch (IOException e) {
       log.warn("could not delete {}: {}", dir, e.toString());
     }
   }
 
-  private static void deleteQuietly(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      log.warn("could not delete {}: {}", p, e.toString());
-    }
-  }
 }

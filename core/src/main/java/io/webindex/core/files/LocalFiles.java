@@ -1,6 +1,7 @@
 package io.webindex.core.files;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -19,6 +20,8 @@ public final class LocalFiles {
     List<Path> paths;
     try (Stream<Path> s = Files.walk(dir)) {
       paths = s.sorted(Comparator.reverseOrder()).toList();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
     for (Path p : paths) {
       Files.deleteIfExists(p);

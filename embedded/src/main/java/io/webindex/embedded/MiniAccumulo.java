@@ -1,0 +1,202 @@
+package io.webindex.embedded;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.admin.SecurityOperations;
+import org.apache.accumulo.core.client.security.tokens.PasswordToken;
+import org.apache.accumulo.core.conf.Property;
+import org.apache.accumulo.core.security.SystemPermission;
+import org.apache.accumulo.minicluster.MemoryUnit;
+import org.apache.accumulo.minicluster.MiniAccumuloCluster;
+import org.apache.accumulo.minicluster.MiniAccumuloConfig;
+import org.apache.accumulo.minicluster.ServerType;
+
+/**
+ * A MiniAccumuloCluster 1.10 as webindex runs one, built in one place for {@code bin/webindex dev},
+ * {@code demo} and {@code bench} (cli's {@code EmbeddedAccumulo}) and for every {@code *IT}
+ * (testkit's {@code AccumuloITBase}): ZooKeeper, master, one tablet server of {@value
+ * #TABLET_SERVER_MEMORY_MB} MB (MiniAccumulo's 128 MB default is too small beyond toy data) with
+ * in-memory maps and caches that fit it, and the garbage collector, as child processes of this JVM.
+ *
+ * <p>No password reaches a command line for long: MiniAccumulo runs Accumulo's {@code Initialize}
+ * with the root password as an argument, visible in {@code ps} to every user of the machine, so
+ * {@link Builder#start()} initialises with a random throw-away, which the caller replaces through
+ * the client API ({@link #replaceRootPassword}, {@link #dropRootPassword}) before it hands out a
+ * connection. The instance secret (ZooKeeper ACLs, Accumulo's system user) is random too, not
+ * MiniAccumulo's fixed default.
+ *
+ * <p>The child processes inherit this JVM's environment: on JDK 17 they need {@code
+ * JDK_JAVA_OPTIONS} as the root pom sets it for the tests (docs/stack.md).
+ */
+public final class MiniAccumulo {
+  /** Accumulo's root user. */
+  public static final String ROOT_USER = "root";
+
+  /** Heap of the tablet server. */
+  public static final int TABLET_SERVER_MEMORY_MB = 768;
+
+  /** {@code tserver.memory.maps.max} of the tablet server. */
+  public static final String TSERV_MAXMEM = "256M";
+
+  /** {@code tserver.cache.data.size} of the tablet server. */
+  public static final String TSERV_DATACACHE = "64M";
+
+  /** {@code tserver.cache.index.size} of the tablet server. */
+  public static final String TSERV_INDEXCACHE = "32M";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final MiniAccumuloCluster cluster;
+  private final String instanceSecret;
+  private String rootPassword; // null once dropped
+
+  private MiniAccumulo(MiniAccumuloCluster cluster, String instanceSecret, String rootPassword) {
+    this.cluster = cluster;
+    this.instanceSecret = instanceSecret;
+    this.rootPassword = rootPassword;
+  }
+
+  /**
+   * A cluster in {@code dir}, which must not exist or be empty; MiniAccumulo cannot restart from
+   * the files of an earlier one.
+   */
+  public static Builder in(Path dir) {
+    return new Builder(dir);
+  }
+
+  /** What the two kinds of cluster set differently. */
+  public static final class Builder {
+    private final Path dir;
+    private String instanceName;
+
+    private Builder(Path dir) {
+      this.dir = dir;
+    }
+
+    /** The instance name (default: MiniAccumulo's). */
+    public Builder instanceName(String name) {
+      this.instanceName = name;
+      return this;
+    }
+
+    /**
+     * Starts the cluster, initialised with a random throw-away root password and a random instance
+     * secret. When the start fails, what started is stopped before the exception goes on.
+     */
+    public MiniAccumulo start() throws IOException, InterruptedException {
+      String bootstrap = randomSecret();
+      String secret = randomSecret();
+      MiniAccumuloConfig config = new MiniAccumuloConfig(dir.toFile(), bootstrap);
+      if (instanceName != null) {
+        config.setInstanceName(instanceName);
+      }
+      config.setNumTservers(1);
+      config.setMemory(ServerType.TABLET_SERVER, TABLET_SERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
+      Map<String, String> site = new HashMap<>();
+      site.put(Property.INSTANCE_SECRET.getKey(), secret);
+      site.put(Property.TSERV_MAXMEM.getKey(), TSERV_MAXMEM);
+      site.put(Property.TSERV_DATACACHE_SIZE.getKey(), TSERV_DATACACHE);
+      site.put(Property.TSERV_INDEXCACHE_SIZE.getKey(), TSERV_INDEXCACHE);
+      config.setSiteConfig(site);
+      MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
+      try {
+        mac.start();
+      } catch (IOException | RuntimeException e) {
+        try {
+          mac.stop();
+        } catch (IOException | RuntimeException s) {
+          e.addSuppressed(s);
+        } catch (InterruptedException s) {
+          Thread.currentThread().interrupt();
+          e.addSuppressed(s);
+        }
+        throw e;
+      }
+      return new MiniAccumulo(mac, secret, bootstrap);
+    }
+  }
+
+  /** The running cluster. */
+  public MiniAccumuloCluster cluster() {
+    return cluster;
+  }
+
+  public String instanceName() {
+    return cluster.getInstanceName();
+  }
+
+  public String zookeepers() {
+    return cluster.getZooKeepers();
+  }
+
+  /**
+   * The instance secret: ZooKeeper nodes Accumulo protects are readable with the digest {@code
+   * accumulo:<secret>}.
+   */
+  public String instanceSecret() {
+    return instanceSecret;
+  }
+
+  /**
+   * A connector as {@link #ROOT_USER} with the current root password.
+   *
+   * @throws IllegalStateException once the root password was dropped
+   */
+  public Connector rootConnector() throws AccumuloException, AccumuloSecurityException {
+    if (rootPassword == null) {
+      throw new IllegalStateException("the root password of this cluster was dropped");
+    }
+    return cluster.getConnector(ROOT_USER, rootPassword);
+  }
+
+  /**
+   * Creates the local user {@code user} with {@code password} and exactly the system permissions
+   * {@code granted}; it has table permissions only on the tables it creates.
+   */
+  public void createUser(String user, String password, Set<SystemPermission> granted)
+      throws AccumuloException, AccumuloSecurityException {
+    SecurityOperations security = rootConnector().securityOperations();
+    security.createLocalUser(user, new PasswordToken(password));
+    for (SystemPermission p : granted) {
+      security.grantSystemPermission(user, p);
+    }
+  }
+
+  /** Replaces the root password (at first the throw-away {@code Initialize} showed to ps). */
+  public void replaceRootPassword(String password)
+      throws AccumuloException, AccumuloSecurityException {
+    rootConnector()
+        .securityOperations()
+        .changeLocalUserPassword(ROOT_USER, new PasswordToken(password));
+    rootPassword = password;
+  }
+
+  /**
+   * Replaces the root password by a random one that is kept nowhere, so that nobody holds root;
+   * {@link #rootConnector()} refuses from now on.
+   */
+  public void dropRootPassword() throws AccumuloException, AccumuloSecurityException {
+    replaceRootPassword(randomSecret());
+    rootPassword = null;
+  }
+
+  /** Stops the cluster's processes. */
+  public void stop() throws IOException, InterruptedException {
+    cluster.stop();
+  }
+
+  /** 24 random bytes, URL-safe Base64: a password or secret for one cluster. */
+  public static String randomSecret() {
+    byte[] b = new byte[24];
+    RANDOM.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+}
