@@ -1,9 +1,9 @@
 package io.webindex.cli;
 
-import io.webindex.store.StopOnSignal;
 import io.webindex.core.args.Args;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.LocalBatches;
+import io.webindex.store.StopOnSignal;
 import io.webindex.web.WebOptions;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,12 +1,11 @@
 package io.webindex.cli;
 
-import io.webindex.core.files.LocalFiles;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.files.LocalFiles;
 import io.webindex.embedded.MiniAccumulo;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.StoreException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -18,14 +17,12 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
@@ -397,5 +394,4 @@ public final class EmbeddedAccumulo implements AutoCloseable {
       log.warn("interrupted while stopping the embedded Accumulo");
     }
   }
-
 }

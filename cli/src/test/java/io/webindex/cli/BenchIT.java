@@ -1,11 +1,11 @@
 package io.webindex.cli;
 
-import io.webindex.core.files.LocalFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.core.files.LocalFiles;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.testkit.oracle.Oracle;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.webindex.cli;
 
-import io.webindex.core.files.LocalFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.files.LocalFiles;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import java.io.ByteArrayOutputStream;

@@ -152,6 +152,7 @@ class OozieCycleIT extends AccumuloITBase {
 
   /** fluo-reconcile's job jar: the Fluo Tools and services, and the check's Fluo side. */
   private static Path fluoJar;
+
   private static Path oozieApp;
   private static MiniOozieCluster cluster;
   private static Deployment deployment;
@@ -167,7 +168,8 @@ class OozieCycleIT extends AccumuloITBase {
     assertTrue(Files.isRegularFile(jobJar), "the job jar " + jobJar + " (build mr-jobs first)");
     fluoJar = Paths.get(System.getProperty("webindex.fluo.job.jar"));
     assertTrue(
-        Files.isRegularFile(fluoJar), "the Fluo job jar " + fluoJar + " (build fluo-reconcile first)");
+        Files.isRegularFile(fluoJar),
+        "the Fluo job jar " + fluoJar + " (build fluo-reconcile first)");
     oozieApp = Paths.get(System.getProperty("webindex.oozie.dir")).toRealPath();
     assertTrue(Files.isRegularFile(oozieApp.resolve("workflow.xml")), "no " + oozieApp);
     cluster = MiniOozieCluster.start(dir);
