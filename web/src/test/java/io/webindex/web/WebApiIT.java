@@ -295,7 +295,7 @@ class WebApiIT extends AccumuloITBase {
     }
     Map<String, Long> counts = random.domainCounts();
     for (Map.Entry<String, List<String>> d : byDomain.entrySet()) {
-      String path = "/api/v1/domain/" + enc(WebApp.readableDomain(d.getKey()));
+      String path = "/api/v1/domain/" + enc(Links.readableDomain(d.getKey()));
       JsonNode first = get(path + "?limit=3", 200);
       assertEquals(d.getKey(), first.get("domain").asText(), path);
       assertEquals((long) counts.get(d.getKey()), first.get("pagecount").asLong(), path);

@@ -75,10 +75,10 @@ class WebInputTest {
 
   @Test
   void readableDomainsAndPrintableLogLines() {
-    assertEquals("bbc.co.uk", WebApp.readableDomain("uk.co.bbc"));
-    assertEquals("c.com", WebApp.readableDomain("com.c"));
-    assertEquals("1.2.3.4", WebApp.readableDomain("1.2.3.4"));
-    assertEquals("/a\\x0d\\x0aforged \\x22x\\x22", WebServer.printable("/a\r\nforged \"x\""));
+    assertEquals("bbc.co.uk", Links.readableDomain("uk.co.bbc"));
+    assertEquals("c.com", Links.readableDomain("com.c"));
+    assertEquals("1.2.3.4", Links.readableDomain("1.2.3.4"));
+    assertEquals("/a\\x0d\\x0aforged \\x22x\\x22", AccessLog.printable("/a\r\nforged \"x\""));
     assertTrue(WebServer.isLoopback("127.0.0.1"));
     assertTrue(WebServer.isLoopback("::1"));
     assertFalse(WebServer.isLoopback("0.0.0.0"));

@@ -1,0 +1,202 @@
+package io.webindex.web;
+
+import io.undertow.server.HttpServerExchange;
+import io.webindex.store.QueryService;
+import io.webindex.store.QueryService.DomainAnswer;
+import io.webindex.store.QueryService.InlinksAnswer;
+import io.webindex.store.QueryService.PageAnswer;
+import io.webindex.store.QueryService.TopAnswer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The server-rendered pages for people: the most referenced pages (with the health panel), a
+ * domain, a page with its outlinks and inlinks, the search box, the runs and the checks. The same
+ * {@link QueryService} answers as the API's.
+ */
+final class HtmlPages {
+  private final ServedTable served;
+  private final OverviewCache overview;
+  private final Runs runs;
+  private final ReportFiles reports;
+  private final Templates templates;
+
+  HtmlPages(
+      ServedTable served,
+      OverviewCache overview,
+      Runs runs,
+      ReportFiles reports,
+      Templates templates) {
+    this.served = served;
+    this.overview = overview;
+    this.runs = runs;
+    this.reports = reports;
+    this.templates = templates;
+  }
+
+  /** {@code /}: the most referenced pages; the health panel on the first page only. */
+  void top(HttpServerExchange ex) {
+    int limit = WebInput.limit(Params.query(ex, "limit"));
+    String after = WebInput.cursor(Params.query(ex, "after"));
+    QueryService q = served.service();
+    TopAnswer a = q.top(limit, after);
+    Map<String, Object> m = Templates.model("Most referenced pages");
+    m.put("table", q.table());
+    if (after == null) {
+      Overview o = overview.getOrNull();
+      m.put("health", o == null ? null : o.lines(Instant.now()));
+    }
+    m.put("rows", ranked(a.uris()));
+    m.put("nextHref", a.next() == null ? null : "/?" + pageQuery(limit, a.next()));
+    m.put("firstHref", after == null ? null : "/");
+    templates.send(ex, "top", m);
+  }
+
+  void domain(HttpServerExchange ex) {
+    String domain = WebInput.domain(Params.path(ex, "domain"));
+    int limit = WebInput.limit(Params.query(ex, "limit"));
+    String after = WebInput.cursor(Params.query(ex, "after"));
+    QueryService q = served.service();
+    DomainAnswer a = q.domain(domain, limit, after);
+    if (!a.known()) {
+      throw new NotFound("no domain " + domain + " in the index");
+    }
+    String name = Links.readableDomain(a.domain());
+    Map<String, Object> m = Templates.model("Domain " + name);
+    m.put("q", domain);
+    m.put("table", q.table());
+    m.put("name", name);
+    m.put("reversed", a.domain());
+    m.put("pagecount", a.pageCount());
+    m.put("rows", ranked(a.uris()));
+    String self = "/domain/" + Links.enc(name);
+    m.put("nextHref", a.next() == null ? null : self + "?" + pageQuery(limit, a.next()));
+    m.put("firstHref", after == null ? null : self);
+    templates.send(ex, "domain", m);
+  }
+
+  /** {@code /page?url=}: the page, its outlinks, and a page of its inlinks. */
+  void page(HttpServerExchange ex) {
+    String url = WebInput.url(Params.query(ex, "url"));
+    int limit = WebInput.limit(Params.query(ex, "limit"));
+    String after = WebInput.cursor(Params.query(ex, "after"));
+    QueryService q = served.service();
+    PageAnswer p = q.page(url);
+    if (!p.known()) {
+      throw new NotFound("no page " + p.url() + " in the index");
+    }
+    InlinksAnswer in = q.inlinks(p.uri(), limit, after);
+    Map<String, Object> m = Templates.model(p.url());
+    m.put("q", url);
+    m.put("table", q.table());
+    m.put("url", p.url());
+    m.put("uri", p.uri());
+    m.put("incount", p.incount());
+    m.put("crawled", p.crawled());
+    m.put("pageTitle", p.title());
+    m.put("outlinks", outlinks(p));
+    m.put("inlinks", inlinks(in));
+    String host = Links.hostOf(p.url());
+    m.put("domainHref", host == null ? null : "/domain/" + Links.enc(host));
+    String self = "/page?url=" + Links.enc(p.url());
+    m.put("nextHref", in.next() == null ? null : self + "&" + pageQuery(limit, in.next()));
+    m.put("firstHref", after == null ? null : self);
+    templates.send(ex, "page", m);
+  }
+
+  private static List<Map<String, Object>> outlinks(PageAnswer p) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (QueryService.Outlink o : p.outlinks()) {
+      out.add(link(o.url(), o.anchor()));
+    }
+    return out;
+  }
+
+  private static List<Map<String, Object>> inlinks(InlinksAnswer in) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (QueryService.Inlink i : in.inlinks()) {
+      out.add(link(i.url(), i.anchor()));
+    }
+    return out;
+  }
+
+  private static Map<String, Object> link(String url, String anchor) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("url", url);
+    r.put("anchor", anchor);
+    r.put("href", "/page?url=" + Links.enc(url));
+    return r;
+  }
+
+  /**
+   * The search box: a bare host or domain ({@code c.com}, {@code www.bbc.co.uk}) opens the domain,
+   * anything with a path or scheme opens the page; a bare name that names no domain but a page
+   * opens the page.
+   */
+  void search(HttpServerExchange ex) {
+    String raw = Params.query(ex, "q");
+    if (raw == null || raw.isBlank()) {
+      Responses.redirect(ex, "/");
+      return;
+    }
+    String s = WebInput.query(raw);
+    QueryService q = served.service();
+    boolean urlLike = s.contains("://") || s.contains("/");
+    if (!urlLike) {
+      DomainAnswer d = domainOrBadRequest(q, s);
+      if (d.known()) {
+        Responses.redirect(ex, "/domain/" + Links.enc(Links.readableDomain(d.domain())));
+        return;
+      }
+    }
+    PageAnswer p = q.page(s);
+    if (p.known()) {
+      Responses.redirect(ex, "/page?url=" + Links.enc(p.url()));
+      return;
+    }
+    throw new NotFound("nothing in the index for " + s);
+  }
+
+  private static DomainAnswer domainOrBadRequest(QueryService q, String s) {
+    try {
+      return q.domain(s, 1, null);
+    } catch (IllegalArgumentException e) {
+      throw new WebInput.BadRequest(e.getMessage());
+    }
+  }
+
+  void runs(HttpServerExchange ex) {
+    Map<String, Object> m = Templates.model("Runs");
+    m.putAll(runs.model());
+    templates.send(ex, "runs", m);
+  }
+
+  void checks(HttpServerExchange ex) {
+    Map<String, Object> m = Templates.model("Checks");
+    m.put("checks", reports.list());
+    m.put("directory", reports.directory());
+    templates.send(ex, "checks", m);
+  }
+
+  private static List<Map<String, Object>> ranked(List<QueryService.RankedUri> uris) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (QueryService.RankedUri u : uris) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("url", u.url());
+      r.put("count", u.urc());
+      r.put("href", "/page?url=" + Links.enc(u.url()));
+      rows.add(r);
+    }
+    return rows;
+  }
+
+  /** The query of the following page: its cursor, and the limit unless it is the default. */
+  private static String pageQuery(int limit, String next) {
+    return (limit == WebInput.DEFAULT_LIMIT ? "" : "limit=" + limit + "&")
+        + "after="
+        + Links.enc(next);
+  }
+}

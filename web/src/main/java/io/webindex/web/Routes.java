@@ -1,0 +1,65 @@
+package io.webindex.web;
+
+import io.undertow.Handlers;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.RoutingHandler;
+
+/**
+ * The addresses and what answers them: the JSON API ({@link JsonApi}) under {@code /api/v1/}, the
+ * pages ({@link HtmlPages}), the check reports' files ({@link ReportFiles}) and the style sheet.
+ * Every route runs through {@link Failures}; an unknown address is a 404, a method other than GET a
+ * 405.
+ */
+final class Routes {
+  private static final String API = JsonApi.PREFIX;
+
+  private final JsonApi json;
+  private final HtmlPages pages;
+  private final ReportFiles reports;
+  private final StyleSheet css;
+  private final Failures failures;
+
+  Routes(JsonApi json, HtmlPages pages, ReportFiles reports, StyleSheet css, Failures failures) {
+    this.json = json;
+    this.pages = pages;
+    this.reports = reports;
+    this.css = css;
+    this.failures = failures;
+  }
+
+  HttpHandler handler() {
+    RoutingHandler r = Handlers.routing();
+    r.get(API + "/top", api(json::top));
+    r.get(API + "/domain/{domain}", api(json::domain));
+    r.get(API + "/page", api(json::page));
+    r.get(API + "/inlinks", api(json::inlinks));
+    r.get(API + "/runs", api(json::runs));
+    r.get(API + "/checks", api(json::checks));
+    r.get(API + "/health", api(json::health));
+    r.get("/", page(pages::top));
+    r.get("/domain/{domain}", page(pages::domain));
+    r.get("/page", page(pages::page));
+    r.get("/search", page(pages::search));
+    r.get("/runs", page(pages::runs));
+    r.get("/checks", page(pages::checks));
+    r.get("/checks/{id}/{file}", page(reports::send));
+    r.get("/static/style.css", css);
+    r.setFallbackHandler(
+        page(
+            ex -> {
+              throw new NotFound("no such address: " + ex.getRequestPath());
+            }));
+    r.setInvalidMethodHandler(ex -> Responses.sendError(ex, 405, "only GET is answered"));
+    return r;
+  }
+
+  /** Failures in JSON. */
+  private HttpHandler api(Route route) {
+    return failures.safe(true, route);
+  }
+
+  /** Failures as an HTML page, or in JSON under {@code /api/}. */
+  private HttpHandler page(Route route) {
+    return failures.safe(false, route);
+  }
+}
