@@ -3,6 +3,7 @@ package io.webindex.cli;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -52,6 +54,11 @@ public final class Cli {
   private final PrintWriter out;
   private final PrintWriter err;
   private final CountDownLatch stop = new CountDownLatch(1);
+
+  /** The configuration and connection of this command, loaded and opened once (by option). */
+  private final Map<Optional<String>, Loaded> configs = new HashMap<>();
+
+  private final Map<Optional<String>, Connector> connections = new HashMap<>();
 
   /** A configuration and the file it came from. */
   public record Loaded(WebindexConfig config, Path source) {}
@@ -113,6 +120,16 @@ public final class Cli {
    * @param confOption the value of {@code --conf}, or null
    */
   public Loaded config(String confOption) {
+    Optional<String> key = Optional.ofNullable(confOption);
+    Loaded loaded = configs.get(key);
+    if (loaded == null) {
+      loaded = load(confOption);
+      configs.put(key, loaded);
+    }
+    return loaded;
+  }
+
+  private Loaded load(String confOption) {
     Path file;
     if (confOption != null) {
       file = userPath(confOption);
@@ -142,12 +159,24 @@ public final class Cli {
 
   /** Connects to the Accumulo the resolved configuration names. */
   public Connector connect(String confOption) {
-    Loaded loaded = config(confOption);
-    try {
-      return AccumuloConnections.connect(loaded.config());
-    } catch (StoreException e) {
-      throw new StoreException(e.getMessage() + " (configuration " + loaded.source() + ")", e);
+    Optional<String> key = Optional.ofNullable(confOption);
+    Connector c = connections.get(key);
+    if (c == null) {
+      Loaded loaded = config(confOption);
+      try {
+        c = AccumuloConnections.connect(loaded.config());
+      } catch (StoreException e) {
+        throw new StoreException(e.getMessage() + " (configuration " + loaded.source() + ")", e);
+      }
+      connections.put(key, c);
     }
+    return c;
+  }
+
+  /** What is served, read once from the configuration's meta table. */
+  public ServedState served(String confOption) {
+    WebindexConfig cfg = config(confOption).config();
+    return ServedState.read(new RunRegistry(connect(confOption), cfg.metaTable()), cfg);
   }
 
   /**
@@ -158,10 +187,8 @@ public final class Cli {
     if (table.isPresent()) {
       return table.get();
     }
-    WebindexConfig cfg = config(confOption).config();
-    return new RunRegistry(connect(confOption), cfg.metaTable())
-        .served()
-        .map(RunRegistry.Served::table)
+    return served(confOption)
+        .table()
         .orElseThrow(
             () ->
                 new UsageException(

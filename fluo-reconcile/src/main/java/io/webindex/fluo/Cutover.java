@@ -6,6 +6,7 @@ import io.webindex.store.BulkImport;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -94,10 +95,11 @@ public final class Cutover {
           "the table of run " + o.runId() + " (" + run.table() + ") was dropped");
     }
     // the served pointer as this cut-over found it: the switch happens only if it is unchanged
-    RunRegistry.ServedVersion start = runs.servedVersion();
-    Optional<RunRegistry.Served> before = start.served();
+    ServedState found = ServedState.read(runs, cfg);
+    RunRegistry.ServedVersion start = found.version();
+    Optional<RunRegistry.Served> before = found.served();
     String previousTable = before.map(RunRegistry.Served::table).orElse("");
-    String previousApp = WebindexApp.currentApp(cfg, conn);
+    String previousApp = found.app();
     String app = o.app();
     boolean resume = resumable(runs, run, app);
     if (!resume) {

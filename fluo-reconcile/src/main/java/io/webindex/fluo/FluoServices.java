@@ -3,6 +3,7 @@ package io.webindex.fluo;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -271,12 +272,9 @@ public final class FluoServices {
    */
   static Set<String> wanted(WebindexConfig cfg, RunRegistry runs, Set<String> running) {
     Set<String> wanted = new LinkedHashSet<>();
-    wanted.add(
-        runs.served()
-            .map(RunRegistry.Served::fluoApp)
-            .filter(a -> !a.isEmpty())
-            .orElse(cfg.fluoApp()));
-    runs.cutoverTarget().ifPresent(t -> wanted.add(t.app()));
+    ServedState state = ServedState.read(runs, cfg);
+    wanted.add(state.app());
+    state.cutover().ifPresent(t -> wanted.add(t.app()));
     wanted.removeIf(
         app ->
             runs.app(app).map(a -> a.state() != RunRegistry.AppState.READY).orElse(false)

@@ -5,6 +5,7 @@ import io.webindex.core.schema.Cell;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.time.Duration;
@@ -69,16 +70,16 @@ public final class LatencyProbe implements AutoCloseable {
    */
   public static LatencyProbe open(WebindexConfig cfg, Configuration hadoop) {
     Connector conn = AccumuloConnections.connect(cfg);
+    ServedState served = ServedState.read(new RunRegistry(conn, cfg.metaTable()), cfg);
     String table =
-        new RunRegistry(conn, cfg.metaTable())
-            .served()
-            .map(RunRegistry.Served::table)
+        served
+            .table()
             .orElseThrow(
                 () ->
                     new StoreException(
                         "no table is served yet: initialise the Fluo application from a batch run"
                             + " first (fluo-init)"));
-    String app = WebindexApp.currentApp(cfg, conn);
+    String app = served.app();
     return new LatencyProbe(
         cfg, hadoop, conn, table, FluoSession.embedded(cfg, app, FluoSession.WORKER_THREADS));
   }

@@ -3,6 +3,7 @@ package io.webindex.fluo;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,9 +47,10 @@ public final class LiveSide {
   public static Settled settle(WebindexConfig cfg, long minApplied, Duration max) {
     Connector conn = AccumuloConnections.connect(cfg);
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
+    ServedState state = ServedState.read(registry, cfg);
     RunRegistry.Served served =
-        registry.served().orElseThrow(() -> new NotSettled("no table is served yet"));
-    String app = served.fluoApp().isEmpty() ? cfg.fluoApp() : served.fluoApp();
+        state.served().orElseThrow(() -> new NotSettled("no table is served yet"));
+    String app = state.app();
     Instant t0 = Instant.now();
     Instant until = t0.plus(max);
     try (FluoSession fluo = FluoSession.running(cfg, app)) {

@@ -10,6 +10,7 @@ import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.time.Instant;
@@ -92,11 +93,7 @@ public final class WebindexApp {
    * reconcile}), else the configured one.
    */
   public static String currentApp(WebindexConfig cfg, Connector conn) {
-    return new RunRegistry(conn, cfg.metaTable())
-        .served()
-        .map(RunRegistry.Served::fluoApp)
-        .filter(a -> !a.isEmpty())
-        .orElse(cfg.fluoApp());
+    return ServedState.read(new RunRegistry(conn, cfg.metaTable()), cfg).app();
   }
 
   /** The Fluo table of the base application: {@code <prefix>_fluo}. */

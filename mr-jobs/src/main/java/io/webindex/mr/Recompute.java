@@ -338,7 +338,7 @@ final class Recompute {
       }
       default -> throw new IllegalStateException("status " + r.status());
     }
-    Optional<RunRegistry.Served> served = registry.served();
+    Optional<RunRegistry.Served> served = registry.served(); // the pointer only: no Fluo here
     if (served.isPresent()
         && (served.get().table().equals(table) || served.get().previousTable().equals(table))) {
       throw new UserError("table " + table + " is served: run " + runId + " cannot be redone");

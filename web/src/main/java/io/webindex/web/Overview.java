@@ -2,6 +2,7 @@ package io.webindex.web;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,8 +87,9 @@ public record Overview(
     Optional<RunRegistry.CutoverTarget> target;
     Optional<RunRegistry.LastCheck> check;
     try {
-      served = registry.served();
-      target = registry.cutoverTarget();
+      ServedState state = ServedState.read(registry, cfg);
+      served = state.served();
+      target = state.cutover();
       check = registry.lastCheck();
     } catch (StoreException e) {
       throw e;

@@ -4,6 +4,7 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.QueryAnswers;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -28,7 +29,7 @@ final class Runs {
   /** {@code {"served": pointer or null, "runs": [...]}}. */
   Map<String, Object> model() {
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
-    Optional<RunRegistry.Served> s = registry.served();
+    Optional<RunRegistry.Served> s = ServedState.read(registry, cfg).served();
     List<RunRecord> all = new ArrayList<>(registry.list());
     all.sort(Comparator.comparing(RunRecord::started).thenComparing(RunRecord::runId).reversed());
     List<Map<String, Object>> runs = new ArrayList<>();
