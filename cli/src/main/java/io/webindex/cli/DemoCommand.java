@@ -26,10 +26,6 @@ import java.util.stream.Stream;
 final class DemoCommand implements Command {
   static final String SAMPLE = "/io/webindex/cli/demo/pages-00000.jsonl";
 
-  /** The command line of {@code demo}, checked. */
-  record Options(
-      List<Path> inputs, List<Path> deltas, Path out, boolean keep, boolean serve, int port) {}
-
   @Override
   public String name() {
     return "demo";
@@ -84,7 +80,7 @@ final class DemoCommand implements Command {
       ctx.out().print(usage());
       return ExitCodes.OK;
     }
-    Options options = options(args, ctx);
+    DemoCycle.Options options = options(args, ctx);
     Files.createDirectories(options.out());
 
     Path tmp = Files.createTempDirectory("webindex-demo-");
@@ -103,7 +99,7 @@ final class DemoCommand implements Command {
     }
   }
 
-  private static Options options(Args args, Cli ctx) {
+  private static DemoCycle.Options options(Args args, Cli ctx) {
     args.noPositionals();
     List<Path> inputs = existingPaths(args.values("input"), ctx);
     List<Path> deltas = existingPaths(args.values("delta"), ctx);
@@ -120,7 +116,7 @@ final class DemoCommand implements Command {
     if (inputs.isEmpty() && !deltas.isEmpty()) {
       throw new UsageException("--delta needs at least one --input (batch 0)");
     }
-    return new Options(inputs, deltas, out, keep, serve, port);
+    return new DemoCycle.Options(inputs, deltas, out, keep, serve, port);
   }
 
   /**
@@ -128,7 +124,7 @@ final class DemoCommand implements Command {
    * each as docs/input.md says: its files under a temporary name, then its _SUCCESS marker, then
    * the rename to its number.
    */
-  private static void storeBatches(Path tmp, Options options, Cli ctx) throws IOException {
+  private static void storeBatches(Path tmp, DemoCycle.Options options, Cli ctx) throws IOException {
     Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
     Path batch0 = LocalBatches.begin(batches, 0);
     if (options.inputs().isEmpty()) {

@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import java.util.List;
 import io.webindex.check.CheckRunner;
 import io.webindex.check.CheckTool;
 import io.webindex.check.engine.CheckReport;
@@ -44,7 +45,11 @@ final class DemoCycle {
   static final int ANSWER_LIMIT = 10;
 
   private final EmbeddedAccumulo accumulo;
-  private final DemoCommand.Options options;
+  /** The command line of {@code demo}, checked. */
+  record Options(
+      List<Path> inputs, List<Path> deltas, Path out, boolean keep, boolean serve, int port) {}
+
+  private final Options options;
   private final Cli ctx;
   private final Connector conn;
   private final WebindexConfig cfg;
@@ -52,7 +57,7 @@ final class DemoCycle {
   private final PrintStream progress =
       new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
 
-  DemoCycle(EmbeddedAccumulo accumulo, DemoCommand.Options options, Cli ctx) {
+  DemoCycle(EmbeddedAccumulo accumulo, Options options, Cli ctx) {
     this.accumulo = accumulo;
     this.options = options;
     this.ctx = ctx;

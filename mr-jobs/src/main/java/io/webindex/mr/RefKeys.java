@@ -97,13 +97,13 @@ final class RefKeys {
     private byte[][] splits;
 
     static void setSplits(Configuration c, List<byte[]> uriSplits) {
-      c.set(SPLITS, SortJob.encode(uriSplits));
+      c.set(SPLITS, SplitSampling.encode(uriSplits));
     }
 
     @Override
     public void setConf(Configuration c) {
       conf = c;
-      splits = SortJob.decode(c.get(SPLITS)).toArray(new byte[0][]);
+      splits = SplitSampling.decode(c.get(SPLITS)).toArray(new byte[0][]);
     }
 
     @Override

@@ -8,9 +8,7 @@ import io.webindex.store.mapreduce.Jobs;
 import io.webindex.store.mapreduce.TaskGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import org.apache.accumulo.core.client.mapreduce.AccumuloFileOutputFormat;
 import org.apache.accumulo.core.data.Key;
@@ -57,7 +55,7 @@ public final class SortJob {
     Job job = Job.getInstance(base, "webindex recompute 3/3: sort and write RFiles");
     Configuration c = job.getConfiguration();
     c.set(Jobs.STAGE, "write");
-    c.set(QUERY_SPLITS, encode(querySplits));
+    c.set(QUERY_SPLITS, SplitSampling.encode(querySplits));
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
     job.setJarByClass(SortJob.class);
@@ -82,24 +80,6 @@ public final class SortJob {
     MultipleOutputs.addNamedOutput(
         job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
     return job;
-  }
-
-  static String encode(List<byte[]> splits) {
-    List<String> parts = new ArrayList<>();
-    for (byte[] s : splits) {
-      parts.add(Base64.getEncoder().encodeToString(s));
-    }
-    return String.join(",", parts);
-  }
-
-  static List<byte[]> decode(String s) {
-    List<byte[]> out = new ArrayList<>();
-    if (s != null && !s.isEmpty()) {
-      for (String p : s.split(",")) {
-        out.add(Base64.getDecoder().decode(p));
-      }
-    }
-    return out;
   }
 
   /** Sums partial counts; passes final values through. */
@@ -136,7 +116,7 @@ public final class SortJob {
     @Override
     public void setConf(Configuration c) {
       conf = c;
-      query = decode(c.get(QUERY_SPLITS)).toArray(new byte[0][]);
+      query = SplitSampling.decode(c.get(QUERY_SPLITS)).toArray(new byte[0][]);
     }
 
     @Override

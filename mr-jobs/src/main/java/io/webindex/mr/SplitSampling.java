@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -87,5 +88,25 @@ final class SplitSampling {
               .getBytes(StandardCharsets.UTF_8));
     }
     return rows;
+  }
+
+  /** Split points as one configuration value (base64, comma separated). */
+  static String encode(List<byte[]> splits) {
+    List<String> parts = new ArrayList<>();
+    for (byte[] s : splits) {
+      parts.add(Base64.getEncoder().encodeToString(s));
+    }
+    return String.join(",", parts);
+  }
+
+  /** The split points of {@link #encode}'s value (none for null or empty). */
+  static List<byte[]> decode(String s) {
+    List<byte[]> out = new ArrayList<>();
+    if (s != null && !s.isEmpty()) {
+      for (String p : s.split(",")) {
+        out.add(Base64.getDecoder().decode(p));
+      }
+    }
+    return out;
   }
 }

@@ -1,7 +1,9 @@
 package io.webindex.web;
 
+import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -17,6 +19,7 @@ final class ServedTable {
   private final Connector conn;
   private final RunRegistry registry;
   private final String fixed;
+  private final WebindexConfig cfg;
   private final long cacheMillis;
   private final LongSupplier clock;
   private final AtomicReference<Entry> current = new AtomicReference<>();
@@ -25,9 +28,10 @@ final class ServedTable {
   private record Entry(long readAt, Optional<RunRegistry.Served> served, QueryService service) {}
 
   ServedTable(
-      Connector conn, String metaTable, String fixed, long cacheMillis, LongSupplier clock) {
+      Connector conn, WebindexConfig cfg, String fixed, long cacheMillis, LongSupplier clock) {
     this.conn = conn;
-    this.registry = new RunRegistry(conn, metaTable);
+    this.cfg = cfg;
+    this.registry = new RunRegistry(conn, cfg.metaTable());
     this.fixed = fixed;
     this.cacheMillis = cacheMillis;
     this.clock = clock;
@@ -68,7 +72,8 @@ final class ServedTable {
     if (e != null && now - e.readAt() < cacheMillis) {
       return e;
     }
-    Optional<RunRegistry.Served> served = fixed != null ? Optional.empty() : registry.served();
+    Optional<RunRegistry.Served> served =
+        fixed != null ? Optional.empty() : ServedState.read(registry, cfg).served();
     String table = fixed != null ? fixed : served.map(RunRegistry.Served::table).orElse(null);
     QueryService service = null;
     if (table != null) {

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.Connector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +100,11 @@ public final class WebServer implements AutoCloseable {
     // the served table: the run registry's served pointer, or the fixed --table
     ServedTable served =
         new ServedTable(
-            conn, cfg.metaTable(), options.table(), options.servedCacheMillis(), System::nanoTime);
+            conn,
+            cfg,
+            options.table(),
+            options.servedCacheMillis(),
+            () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
     OverviewCache overview = new OverviewCache(conn, cfg, fluo, options.servedCacheMillis());
     Runs runs = new Runs(conn, cfg);
     ReportFiles reports = new ReportFiles(options.checksDir());
