@@ -1,0 +1,311 @@
+package io.webindex.fluo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.LocalBatches;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.RunRecord;
+import io.webindex.store.RunRegistry;
+import io.webindex.store.TableDump;
+import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.oracle.DumpDiff;
+import io.webindex.testkit.oracle.Oracle;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.fluo.api.client.FluoAdmin;
+import org.apache.fluo.api.config.FluoConfiguration;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Fluo engine's main classes on MiniAccumulo with embedded (MiniFluo) applications: {@link
+ * BatchApplier} and {@link WebindexObservers} against the independent oracle, {@link Cutover}'s
+ * switch of the served pointer and its repeat, and which applications {@link FluoServices} wants to
+ * serve. The tests share one configuration, raw page store and two applications (the base one,
+ * exporting to {@link #baseTable}, and one a cut-over resumes), and run in order: each builds on
+ * the store and registry the earlier ones left.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FluoEngineIT extends AccumuloITBase {
+  @TempDir static Path tmp;
+  static WebindexConfig cfg;
+  static Path store;
+  static String baseTable;
+  static String runTable;
+  static String cutApp;
+  static long cutEpoch;
+
+  static final String RUN_ID = "r1";
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    String prefix = newTableName("fe");
+    cfg = WebindexConfig.load(writeWebindexConf(tmp, prefix), Map.of());
+    store = tmp.resolve("store");
+    Files.createDirectories(store.resolve("batches"));
+    baseTable = createTable(prefix + "_q");
+    initialize(cfg.fluoApp(), baseTable, 1);
+
+    // the application a cut-over resumes: as fluo-init / reconcile of run r1 leave it once it is
+    // initialised (READY, exporting into the run's table); the run's batches are none (snapshot
+    // -1), so the cut-over's catch-up applies every batch of the store
+    runTable = createTable(prefix + "_run");
+    cutApp = Cutover.reconcileApp(cfg, RUN_ID);
+    RunRegistry runs = registry();
+    cutEpoch = runs.nextExportEpoch(runTable);
+    initialize(cutApp, runTable, cutEpoch);
+    runs.markExported(runTable);
+    runs.putApp(
+        new RunRegistry.FluoApp(
+            cutApp, RUN_ID, runTable, cutEpoch, RunRegistry.AppState.READY, Instant.now()));
+    runs.put(
+        new RunRecord(
+            RUN_ID,
+            RunRecord.Status.SUCCEEDED,
+            -1,
+            runTable,
+            Instant.now(),
+            Instant.now(),
+            List.of(),
+            Map.of(),
+            "",
+            "",
+            "",
+            cfg.fluoBuckets()));
+  }
+
+  static void initialize(String app, String table, long epoch) throws Exception {
+    FluoConfiguration fc = WebindexApp.connection(cfg, app);
+    WebindexApp.configure(fc, cfg, table, epoch);
+    try (FluoAdmin admin = WebindexApp.admin(fc)) {
+      admin.initialize(
+          new FluoAdmin.InitializationOptions().setClearTable(true).setClearZookeeper(true));
+    }
+  }
+
+  static RunRegistry registry() {
+    return new RunRegistry(AccumuloConnections.connect(cfg), cfg.metaTable()).ensureTable();
+  }
+
+  static String page(String url, String crawled, String... links) {
+    StringBuilder sb =
+        new StringBuilder("{\"url\":\"" + url + "\",\"crawled\":\"" + crawled + "\",\"links\":[");
+    for (int i = 0; i < links.length; i++) {
+      sb.append(i == 0 ? "" : ",").append('"').append(links[i]).append('"');
+    }
+    return sb.append("]}\n").toString();
+  }
+
+  static String deleted(String url, String crawled) {
+    return "{\"url\":\"" + url + "\",\"crawled\":\"" + crawled + "\",\"deleted\":true}\n";
+  }
+
+  static void batch(long seq, String... lines) throws IOException {
+    LocalBatches.write(
+        store.resolve("batches"),
+        seq,
+        Map.of("part-0.jsonl", String.join("", lines).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  static List<String> dump(String table) throws IOException {
+    StringWriter w = new StringWriter();
+    TableDump.dump(connector(), table, w);
+    String s = w.toString();
+    return s.isEmpty() ? List.of() : List.of(s.split("\n"));
+  }
+
+  static List<String> oracle(long snapshot) throws IOException {
+    return Oracle.ofStore(store, snapshot).dump();
+  }
+
+  static BatchApplier applier(FluoSession fluo) {
+    return new BatchApplier(
+        fluo.client(), cfg, new Configuration(), new PrintWriter(new StringWriter(), true));
+  }
+
+  /**
+   * New pages (batch 0), then changed, new and deleted pages (batch 1): after each batch the
+   * exported query table is the oracle's for the batches so far; a second run with nothing new
+   * applies nothing and leaves the resume point and the table as they were.
+   */
+  @Test
+  @Order(1)
+  void batchApplierAppliesNewChangedAndDeletedPagesAsTheOracleSays() throws Exception {
+    batch(
+        0,
+        page("http://a.example.com/1", "2026-01-01T00:00:00Z", "http://b.example.com/"),
+        page(
+            "http://b.example.com/",
+            "2026-01-01T00:00:00Z",
+            "http://a.example.com/1",
+            "http://c.example.org/x"),
+        page(
+            "http://c.example.org/x",
+            "2026-01-01T00:00:00Z",
+            "http://a.example.com/1",
+            "http://b.example.com/"));
+    batch(
+        1,
+        // changed: other links
+        page("http://a.example.com/1", "2026-01-02T00:00:00Z", "http://c.example.org/x"),
+        // new
+        page("http://d.example.net/", "2026-01-02T00:00:00Z", "http://b.example.com/"),
+        // deleted
+        deleted("http://c.example.org/x", "2026-01-02T00:00:00Z"));
+    assertNotEquals(oracle(0), oracle(1), "the fixture: batch 1 changes the table");
+
+    try (FluoSession fluo = FluoSession.embedded(cfg, cfg.fluoApp(), 2)) {
+      for (long b = 0; b <= 1; b++) {
+        BatchApplier.Result r = applier(fluo).applyPending(b);
+        fluo.awaitIdle();
+        assertEquals(b - 1, r.appliedBefore());
+        assertEquals(b, r.appliedAfter());
+        assertEquals(1, r.batches());
+        assertEquals(3, r.pages());
+        assertEquals(b, WebindexApp.applied(fluo.client()));
+        DumpDiff.assertSameLines(oracle(b), dump(baseTable), "query table after batch " + b);
+      }
+
+      List<String> before = dump(baseTable);
+      BatchApplier.Result again = applier(fluo).applyPending(null);
+      fluo.awaitIdle();
+      assertEquals(1, again.appliedBefore());
+      assertEquals(1, again.appliedAfter(), "the resume point stays");
+      assertEquals(0, again.batches(), "batches 0 and 1 are not applied again");
+      assertEquals(0, again.pages());
+      assertEquals(1, WebindexApp.applied(fluo.client()));
+      assertEquals(before, dump(baseTable), "a second run changes nothing");
+    }
+  }
+
+  /** Incount cells and domain rows (rank and pagecount): the cells the URI and domain own. */
+  static List<String> incountAndDomainCells(List<String> dump) {
+    return dump.stream().filter(l -> l.startsWith("d:") || l.contains("\tpage:incount\t")).toList();
+  }
+
+  /**
+   * Through the application's observers (URI combine queue, domain combine queue, export queue): an
+   * updated page that links two URIs it did not link before, one of them new in a domain, changes
+   * their incount and the domains' rank and pagecount cells as the oracle says.
+   */
+  @Test
+  @Order(2)
+  void webindexObserversUpdateIncountRankAndPagecount() throws Exception {
+    batch(
+        2,
+        page(
+            "http://b.example.com/",
+            "2026-01-03T00:00:00Z",
+            "http://a.example.com/1",
+            "http://d.example.net/",
+            "http://a.example.com/2"));
+    List<String> expectedBefore = incountAndDomainCells(oracle(1));
+    List<String> expected = incountAndDomainCells(oracle(2));
+    assertNotEquals(expectedBefore, expected, "the fixture: incount and domain cells change");
+    assertTrue(
+        expected.stream().anyMatch(l -> l.contains("pagecount")), "fixture has pagecount cells");
+    assertTrue(expected.stream().anyMatch(l -> l.contains("\trank:")), "fixture has rank cells");
+
+    try (FluoSession fluo = FluoSession.embedded(cfg, cfg.fluoApp(), 2)) {
+      List<String> table = incountAndDomainCells(dump(baseTable));
+      DumpDiff.assertSameLines(expectedBefore, table, "incount and domain cells before");
+      BatchApplier.Result r = applier(fluo).applyPending(null);
+      fluo.awaitIdle();
+      assertEquals(2, r.appliedAfter());
+      assertEquals(1, r.pages());
+    }
+    DumpDiff.assertSameLines(
+        expected, incountAndDomainCells(dump(baseTable)), "incount and domain cells after");
+    DumpDiff.assertSameLines(oracle(2), dump(baseTable), "query table after batch 2");
+  }
+
+  /**
+   * A cut-over to run r1 resumes r1's application, catches it up (embedded) and makes the served
+   * pointer name r1's table and that application in one switch; the same cut-over again finds the
+   * run served and switches nothing ("a repeat of the same call resumes where the last one
+   * stopped").
+   */
+  @Test
+  @Order(3)
+  void cutoverServesTheRunAndARepeatSwitchesNothing() throws Exception {
+    RunRegistry runs = registry();
+    Cutover.Options o = new Cutover.Options(RUN_ID, cutApp, true, false, false, Duration.ZERO);
+
+    Cutover.Result first =
+        new Cutover(cfg, new Configuration(), new PrintWriter(new StringWriter(), true)).run(o);
+    assertTrue(first.resumed(), "r1's application is resumed, not initialised");
+    assertEquals(cutApp, first.app());
+    assertTrue(first.served());
+    assertEquals(2, first.appliedAfter(), "caught up with every batch after the snapshot");
+    RunRegistry.Served served = runs.served().orElseThrow();
+    assertEquals(runTable, served.table());
+    assertEquals(RUN_ID, served.runId());
+    assertEquals(cutApp, served.fluoApp());
+    assertEquals(first.now(), served);
+    assertTrue(runs.cutoverTarget().isEmpty(), "the target is cleared after the switch");
+    assertEquals(cutApp, WebindexApp.currentApp(cfg, AccumuloConnections.connect(cfg)));
+    DumpDiff.assertSameLines(oracle(2), dump(runTable), "the run's table after the catch-up");
+
+    String version = runs.servedVersion().version();
+    Cutover.Result again =
+        new Cutover(cfg, new Configuration(), new PrintWriter(new StringWriter(), true)).run(o);
+    assertTrue(again.resumed());
+    assertFalse(again.served(), "already served: no switch");
+    assertEquals(served, again.now());
+    assertEquals(served, runs.served().orElseThrow(), "the served pointer is unchanged");
+    assertEquals(version, runs.servedVersion().version(), "the pointer was not written");
+    DumpDiff.assertSameLines(oracle(2), dump(runTable), "the run's table after the repeat");
+  }
+
+  /**
+   * A following service wants the served application and the cut-over target, except an application
+   * the registry records as (re)initialising, and one it does not run yet that is not initialised.
+   */
+  @Test
+  @Order(4)
+  void fluoServicesWantTheServedAppAndTheCutoverTarget() {
+    RunRegistry runs = registry();
+    assertEquals(cutApp, runs.served().orElseThrow().fluoApp(), "served since the cut-over");
+    assertTrue(runs.cutoverTarget().isEmpty());
+    assertEquals(Set.of(cutApp), FluoServices.wanted(cfg, runs, Set.of()));
+
+    // a cut-over bringing the (initialised) base application up
+    runs.setCutoverTarget(
+        new RunRegistry.CutoverTarget(cfg.fluoApp(), "r2", baseTable, Instant.now()));
+    assertEquals(
+        List.of(cutApp, cfg.fluoApp()), List.copyOf(FluoServices.wanted(cfg, runs, Set.of())));
+
+    // a target whose ZooKeeper state is not initialised: only kept while it runs already
+    String absent = cfg.fluoApp() + "_absent";
+    runs.setCutoverTarget(new RunRegistry.CutoverTarget(absent, "r3", "none", Instant.now()));
+    assertEquals(Set.of(cutApp), FluoServices.wanted(cfg, runs, Set.of()));
+    assertEquals(Set.of(cutApp, absent), FluoServices.wanted(cfg, runs, Set.of(absent)));
+
+    // recorded as initialising: not served, even while it runs
+    runs.putApp(
+        new RunRegistry.FluoApp(
+            absent, "r3", "none", 9, RunRegistry.AppState.INITIALIZING, Instant.now()));
+    assertEquals(Set.of(cutApp), FluoServices.wanted(cfg, runs, Set.of(absent)));
+    runs.deleteApp(absent);
+    runs.clearCutoverTarget(absent);
+    assertEquals(Set.of(cutApp), FluoServices.wanted(cfg, runs, Set.of()));
+  }
+}
