@@ -5,7 +5,6 @@ import io.webindex.core.model.UriState;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.seed.FluoSeed;
 import io.webindex.seed.IndexExport;
-import io.webindex.seed.WebindexSerializer;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
 import io.webindex.store.RunRecord;
@@ -118,7 +117,7 @@ public final class WebindexApp {
   public static void configure(
       FluoConfiguration fc, WebindexConfig cfg, String queryTable, long epoch) {
     fc.setObserverProvider(WebindexObservers.class);
-    SimpleSerializer.setSerializer(fc, WebindexSerializer.class);
+    SimpleSerializer.setSerializer(fc, io.webindex.seed.WebindexSerializer.class);
     CombineQueue.configure(FluoSchema.URI_MAP_ID)
         .keyType(String.class)
         .valueType(UriState.Delta.class)
