@@ -15,7 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * What the check learns from the Fluo application that maintains the served table: its live side
  * (the batch it has applied once none of its work is in flight) and its own table against a run's
- * seed. The check knows no Fluo: the Fluo engine's module ({@code fluo-reconcile}, {@code
+ * seed. The check knows no Fluo: module {@code fluo-jobs} beside the Fluo engine ({@code
  * io.webindex.fluo.check}) implements this and registers it for {@link ServiceLoader}, so a check
  * run from a class path without it (the recompute's job jar) compares tables only and says what it
  * needs for more.
@@ -72,7 +72,7 @@ public interface FluoSide {
                     what
                         + " needs the Fluo engine, which is not on this class path (the recompute's"
                         + " job jar has none): run the check from"
-                        + " webindex-fluo-reconcile-<version>-job.jar or with bin/webindex, or"
+                        + " webindex-fluo-jobs-<version>-job.jar or with bin/webindex, or"
                         + " give --applied A to compare the tables only"));
   }
 

@@ -584,13 +584,13 @@ class OozieWorkflowIT {
 
   /**
    * The jars of the application's lib/: this module's job jar (the recompute, the check) and
-   * fluo-reconcile's (the Fluo Tools, the check's Fluo side), each built by {@code package}.
+   * fluo-jobs' (the Fluo Tools, the check's Fluo side), each built by {@code package}.
    */
   private static List<Path> libJars() throws IOException {
     Path base = Paths.get(System.getProperty("basedir", "."));
     return List.of(
         jobJar(base.resolve("target"), "webindex-mr-jobs-.*-job\\.jar"),
-        jobJar(base.resolve("../fluo-reconcile/target"), "webindex-fluo-reconcile-.*-job\\.jar"));
+        jobJar(base.resolve("../fluo-jobs/target"), "webindex-fluo-jobs-.*-job\\.jar"));
   }
 
   private static Path jobJar(Path target, String pattern) throws IOException {

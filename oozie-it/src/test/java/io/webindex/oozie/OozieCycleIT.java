@@ -150,7 +150,7 @@ class OozieCycleIT extends AccumuloITBase {
   private static Path dir;
   private static Path jobJar;
 
-  /** fluo-reconcile's job jar: the Fluo Tools and services, and the check's Fluo side. */
+  /** fluo-jobs' job jar: the Fluo Tools and services, and the check's Fluo side. */
   private static Path fluoJar;
 
   private static Path oozieApp;
@@ -169,7 +169,7 @@ class OozieCycleIT extends AccumuloITBase {
     fluoJar = Paths.get(System.getProperty("webindex.fluo.job.jar"));
     assertTrue(
         Files.isRegularFile(fluoJar),
-        "the Fluo job jar " + fluoJar + " (build fluo-reconcile first)");
+        "the Fluo job jar " + fluoJar + " (build fluo-jobs first)");
     oozieApp = Paths.get(System.getProperty("webindex.oozie.dir")).toRealPath();
     assertTrue(Files.isRegularFile(oozieApp.resolve("workflow.xml")), "no " + oozieApp);
     cluster = MiniOozieCluster.start(dir);
