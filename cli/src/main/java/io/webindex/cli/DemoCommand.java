@@ -124,7 +124,8 @@ final class DemoCommand implements Command {
    * each as docs/input.md says: its files under a temporary name, then its _SUCCESS marker, then
    * the rename to its number.
    */
-  private static void storeBatches(Path tmp, DemoCycle.Options options, Cli ctx) throws IOException {
+  private static void storeBatches(Path tmp, DemoCycle.Options options, Cli ctx)
+      throws IOException {
     Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
     Path batch0 = LocalBatches.begin(batches, 0);
     if (options.inputs().isEmpty()) {

@@ -1,6 +1,5 @@
 package io.webindex.cli;
 
-import java.util.List;
 import io.webindex.check.CheckRunner;
 import io.webindex.check.CheckTool;
 import io.webindex.check.engine.CheckReport;
@@ -28,6 +27,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
@@ -45,6 +45,7 @@ final class DemoCycle {
   static final int ANSWER_LIMIT = 10;
 
   private final EmbeddedAccumulo accumulo;
+
   /** The command line of {@code demo}, checked. */
   record Options(
       List<Path> inputs, List<Path> deltas, Path out, boolean keep, boolean serve, int port) {}

@@ -6,8 +6,8 @@ import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
 /**
  * The queues' serializer under the name it had before it moved to {@code fluo-seed} ({@link
  * io.webindex.seed.WebindexSerializer}): a Fluo application records its serializer's class name in
- * its configuration when it is initialised, so the applications initialised before the move find
- * it here. The same bytes either way; new applications record the new name.
+ * its configuration when it is initialised, so the applications initialised before the move find it
+ * here. The same bytes either way; new applications record the new name.
  */
 public final class WebindexSerializer implements SimpleSerializer {
   private final io.webindex.seed.WebindexSerializer serializer =

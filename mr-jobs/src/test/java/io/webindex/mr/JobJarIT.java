@@ -17,8 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The recompute's job jar (built by {@code package}, before the ITs) lists no Fluo runtime class:
  * it writes a run's Fluo seed with Fluo's data types and its key/value writer, and carries the
- * check without its Fluo side. The Fluo Tools and the check's Fluo side are in fluo-jobs' job
- * jar.
+ * check without its Fluo side. The Fluo Tools and the check's Fluo side are in fluo-jobs' job jar.
  */
 class JobJarIT {
   /** Where the Fluo runtime lives: none of these may be in the jar. */

@@ -168,8 +168,7 @@ class OozieCycleIT extends AccumuloITBase {
     assertTrue(Files.isRegularFile(jobJar), "the job jar " + jobJar + " (build mr-jobs first)");
     fluoJar = Paths.get(System.getProperty("webindex.fluo.job.jar"));
     assertTrue(
-        Files.isRegularFile(fluoJar),
-        "the Fluo job jar " + fluoJar + " (build fluo-jobs first)");
+        Files.isRegularFile(fluoJar), "the Fluo job jar " + fluoJar + " (build fluo-jobs first)");
     oozieApp = Paths.get(System.getProperty("webindex.oozie.dir")).toRealPath();
     assertTrue(Files.isRegularFile(oozieApp.resolve("workflow.xml")), "no " + oozieApp);
     cluster = MiniOozieCluster.start(dir);
