@@ -58,8 +58,11 @@ public final class LiveSide {
       while (true) {
         Duration left = Duration.between(Instant.now(), until);
         Idleness.Result idle = fluo.awaitIdle(left.isNegative() ? Duration.ZERO : left);
-        long applied = WebindexApp.applied(fluo.client());
-        boolean current = registry.served().map(s -> s.equals(served)).orElse(false);
+        // the served state again, with the batch its application (this session's) has applied
+        ServedState now =
+            ServedState.read(registry, cfg).withApplied(a -> WebindexApp.applied(fluo.client()));
+        long applied = now.applied().getAsLong();
+        boolean current = now.served().map(s -> s.equals(served)).orElse(false);
         if (!current) {
           throw new NotSettled(
               "the served table changed while the check waited for the live side (a cut-over):"
