@@ -567,6 +567,60 @@ class CheckIT extends AccumuloITBase {
         "the reports are replaced");
   }
 
+  /**
+   * Without the Fluo side on the class path (this module's, like the recompute's job jar), a served
+   * table that a Fluo application maintains cannot be checked against its live side: a usage error
+   * that says where the Fluo side is, nothing compared.
+   */
+  @Test
+  void aFluoMaintainedServedTableNeedsTheFluoSide() throws Exception {
+    assertTrue(FluoSide.find().isEmpty(), "no Fluo side on the check's own class path");
+    Instant now = Instant.now();
+    RunRecord run =
+        new RunRecord(
+            "live",
+            RunRecord.Status.SUCCEEDED,
+            0,
+            cfg.runTable("live"),
+            now,
+            now,
+            List.of(),
+            Map.of(),
+            "",
+            "",
+            "",
+            cfg.fluoBuckets());
+    RunRegistry registry = new RunRegistry(connector(), cfg.metaTable()).ensureTable();
+    registry.put(run);
+    registry.serve(run, "some_fluo_app");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    int status;
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      status =
+          ToolRunner.run(
+              new Configuration(),
+              new CheckTool(new PrintStream(new ByteArrayOutputStream())),
+              new String[] {
+                "--webindex-conf",
+                confFile.toString(),
+                "--run",
+                "live",
+                "--served",
+                "--out",
+                tmp.resolve("live-report").toString()
+              });
+    } finally {
+      System.setErr(stderr);
+    }
+    assertEquals(CheckTool.USAGE, status);
+    String said = err.toString(StandardCharsets.UTF_8);
+    assertTrue(said.contains("needs the Fluo engine"), said);
+    assertTrue(said.contains("webindex-fluo-jobs-<version>-job.jar"), said);
+    assertFalse(Files.exists(tmp.resolve("live-report")), "no report: nothing was compared");
+  }
+
   /** The tables of the cluster whose names say they are the files check's clones. */
   List<String> checkClones() {
     return connector().tableOperations().list().stream().filter(t -> t.contains("_chk_")).toList();
