@@ -98,7 +98,9 @@ public final class CheckTool extends Configured implements Tool {
       return 0;
     }
     WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.", "webindex.check.");
-    CheckReport report = check(cfg, getConf(), options(a));
+    Options o = options(a);
+    Connector conn = AccumuloConnections.connect(cfg);
+    CheckReport report = check(cfg, conn, getConf(), o);
     Configuration conf = new Configuration(getConf());
     String outDir = a.value("out").orElse(".");
     if (HADOOP_URI.matcher(outDir).matches()) {
@@ -108,6 +110,7 @@ public final class CheckTool extends Configured implements Tool {
     }
     record(
         cfg,
+        conn,
         report,
         HADOOP_URI.matcher(outDir).matches()
             ? outDir + "/check.html"
@@ -156,7 +159,12 @@ public final class CheckTool extends Configured implements Tool {
    */
   public static CheckReport check(WebindexConfig cfg, Configuration hadoop, Options o)
       throws Exception {
-    Connector conn = AccumuloConnections.connect(cfg);
+    return check(cfg, AccumuloConnections.connect(cfg), hadoop, o);
+  }
+
+  /** As {@link #check(WebindexConfig, Configuration, Options)}, over connection {@code conn}. */
+  public static CheckReport check(
+      WebindexConfig cfg, Connector conn, Configuration hadoop, Options o) throws Exception {
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
     RunRecord run =
         registry
@@ -192,9 +200,9 @@ public final class CheckTool extends Configured implements Tool {
    * and {@code status}, with where its report ({@code check.html}) is. A failure to record is
    * reported on stderr, not fatal: the report is written.
    */
-  public static void record(WebindexConfig cfg, CheckReport r, String reportPath) {
+  public static void record(WebindexConfig cfg, Connector conn, CheckReport r, String reportPath) {
     try {
-      new RunRegistry(AccumuloConnections.connect(cfg), cfg.metaTable())
+      new RunRegistry(conn, cfg.metaTable())
           .ensureTable()
           .recordCheck(
               new RunRegistry.LastCheck(
@@ -237,7 +245,7 @@ public final class CheckTool extends Configured implements Tool {
     RawPageStore store = new RawPageStore(cfg.storeRoot(), conf);
     CheckReport report = null;
     for (int attempt = 1; attempt <= LIVE_ATTEMPTS; attempt++) {
-      FluoSide.Settled live = fluo.settle(cfg, run.snapshot(), o.settle());
+      FluoSide.Settled live = fluo.settle(cfg, conn, run.snapshot(), o.settle());
       long upTo = Math.max(live.applied(), newestBatch(store));
       CheckRunner runner = new CheckRunner(cfg, conn, conf);
       report =

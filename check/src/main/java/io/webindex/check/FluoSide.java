@@ -32,12 +32,12 @@ public interface FluoSide {
 
   /**
    * Waits up to {@code max} until the application that maintains the served table is idle and has
-   * applied batch {@code minApplied} or later.
+   * applied batch {@code minApplied} or later, reading the meta table over {@code conn}.
    *
    * @throws StoreException when no table is served, no oracle of the served application runs, or it
    *     did not settle
    */
-  Settled settle(WebindexConfig cfg, long minApplied, Duration max);
+  Settled settle(WebindexConfig cfg, Connector conn, long minApplied, Duration max);
 
   /**
    * The Fluo table of the application that maintains the served table against run {@code run}'s

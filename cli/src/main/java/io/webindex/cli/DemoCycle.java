@@ -136,6 +136,7 @@ final class DemoCycle {
     CheckReport report =
         CheckTool.check(
             cfg,
+            conn,
             new Configuration(),
             new CheckTool.Options(
                 batch.runId(),
@@ -146,7 +147,7 @@ final class DemoCycle {
                 true));
     CheckTool.write(report, out);
     // as `check` does: the health panel of --serve shows it
-    CheckTool.record(cfg, report, out.resolve("check.html").toString());
+    CheckTool.record(cfg, conn, report, out.resolve("check.html").toString());
     ctx.err().println(CheckReportConsole.summary(report));
     ctx.out()
         .println(

@@ -1,7 +1,6 @@
 package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
@@ -44,8 +43,7 @@ public final class LiveSide {
    * @throws FluoSession.NotRunning when no oracle of the served application runs
    * @throws NotSettled when it is still busy, or behind, after {@code max}
    */
-  public static Settled settle(WebindexConfig cfg, long minApplied, Duration max) {
-    Connector conn = AccumuloConnections.connect(cfg);
+  public static Settled settle(WebindexConfig cfg, Connector conn, long minApplied, Duration max) {
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
     ServedState state = ServedState.read(registry, cfg);
     RunRegistry.Served served =

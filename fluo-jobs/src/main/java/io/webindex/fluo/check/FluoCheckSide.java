@@ -22,8 +22,8 @@ public final class FluoCheckSide implements FluoSide {
   }
 
   @Override
-  public Settled settle(WebindexConfig cfg, long minApplied, Duration max) {
-    LiveSide.Settled s = LiveSide.settle(cfg, minApplied, max);
+  public Settled settle(WebindexConfig cfg, Connector conn, long minApplied, Duration max) {
+    LiveSide.Settled s = LiveSide.settle(cfg, conn, minApplied, max);
     return new Settled(s.served().table(), s.app(), s.applied(), s.pendingAtStart(), s.waited());
   }
 
