@@ -10,7 +10,6 @@ import io.webindex.core.schema.LocalBatches;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
-import io.webindex.store.TableDump;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.oracle.DumpDiff;
 import io.webindex.testkit.oracle.Oracle;
@@ -125,13 +124,6 @@ class FluoEngineIT extends AccumuloITBase {
         Map.of("part-0.jsonl", String.join("", lines).getBytes(StandardCharsets.UTF_8)));
   }
 
-  static List<String> dump(String table) throws IOException {
-    StringWriter w = new StringWriter();
-    TableDump.dump(connector(), table, w);
-    String s = w.toString();
-    return s.isEmpty() ? List.of() : List.of(s.split("\n"));
-  }
-
   static List<String> oracle(long snapshot) throws IOException {
     return Oracle.ofStore(store, snapshot).dump();
   }
@@ -181,10 +173,10 @@ class FluoEngineIT extends AccumuloITBase {
         assertEquals(1, r.batches());
         assertEquals(3, r.pages());
         assertEquals(b, WebindexApp.applied(fluo.client()));
-        DumpDiff.assertSameLines(oracle(b), dump(baseTable), "query table after batch " + b);
+        DumpDiff.assertSameLines(oracle(b), dumpTable(baseTable), "query table after batch " + b);
       }
 
-      List<String> before = dump(baseTable);
+      List<String> before = dumpTable(baseTable);
       BatchApplier.Result again = applier(fluo).applyPending(null);
       fluo.awaitIdle();
       assertEquals(1, again.appliedBefore());
@@ -192,7 +184,7 @@ class FluoEngineIT extends AccumuloITBase {
       assertEquals(0, again.batches(), "batches 0 and 1 are not applied again");
       assertEquals(0, again.pages());
       assertEquals(1, WebindexApp.applied(fluo.client()));
-      assertEquals(before, dump(baseTable), "a second run changes nothing");
+      assertEquals(before, dumpTable(baseTable), "a second run changes nothing");
     }
   }
 
@@ -225,7 +217,7 @@ class FluoEngineIT extends AccumuloITBase {
     assertTrue(expected.stream().anyMatch(l -> l.contains("\trank:")), "fixture has rank cells");
 
     try (FluoSession fluo = FluoSession.embedded(cfg, cfg.fluoApp(), 2)) {
-      List<String> table = incountAndDomainCells(dump(baseTable));
+      List<String> table = incountAndDomainCells(dumpTable(baseTable));
       DumpDiff.assertSameLines(expectedBefore, table, "incount and domain cells before");
       BatchApplier.Result r = applier(fluo).applyPending(null);
       fluo.awaitIdle();
@@ -233,8 +225,8 @@ class FluoEngineIT extends AccumuloITBase {
       assertEquals(1, r.pages());
     }
     DumpDiff.assertSameLines(
-        expected, incountAndDomainCells(dump(baseTable)), "incount and domain cells after");
-    DumpDiff.assertSameLines(oracle(2), dump(baseTable), "query table after batch 2");
+        expected, incountAndDomainCells(dumpTable(baseTable)), "incount and domain cells after");
+    DumpDiff.assertSameLines(oracle(2), dumpTable(baseTable), "query table after batch 2");
   }
 
   /**
@@ -262,7 +254,7 @@ class FluoEngineIT extends AccumuloITBase {
     assertEquals(first.now(), served);
     assertTrue(runs.cutoverTarget().isEmpty(), "the target is cleared after the switch");
     assertEquals(cutApp, WebindexApp.currentApp(cfg, AccumuloConnections.connect(cfg)));
-    DumpDiff.assertSameLines(oracle(2), dump(runTable), "the run's table after the catch-up");
+    DumpDiff.assertSameLines(oracle(2), dumpTable(runTable), "the run's table after the catch-up");
 
     String version = runs.servedVersion().version();
     Cutover.Result again =
@@ -272,7 +264,7 @@ class FluoEngineIT extends AccumuloITBase {
     assertEquals(served, again.now());
     assertEquals(served, runs.served().orElseThrow(), "the served pointer is unchanged");
     assertEquals(version, runs.servedVersion().version(), "the pointer was not written");
-    DumpDiff.assertSameLines(oracle(2), dump(runTable), "the run's table after the repeat");
+    DumpDiff.assertSameLines(oracle(2), dumpTable(runTable), "the run's table after the repeat");
   }
 
   /**

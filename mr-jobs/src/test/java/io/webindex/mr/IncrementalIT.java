@@ -15,13 +15,11 @@ import io.webindex.fluo.WebindexApp;
 import io.webindex.seed.FluoSeed;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
-import io.webindex.store.TableDump;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.Goldens;
 import io.webindex.testkit.oracle.DumpDiff;
 import io.webindex.testkit.oracle.Oracle;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,12 +105,6 @@ class IncrementalIT extends AccumuloITBase {
   /** The independent oracle's table of every batch <= snapshot. */
   Oracle oracle(long snapshot) throws IOException {
     return Oracle.ofStore(store, snapshot);
-  }
-
-  List<String> dump(String table) throws IOException {
-    StringWriter w = new StringWriter();
-    TableDump.dump(connector(), table, w);
-    return w.toString().lines().toList();
   }
 
   /** Compares two dumps, reporting only the differing lines. */
@@ -243,8 +235,9 @@ class IncrementalIT extends AccumuloITBase {
     try (MiniFluo mini = startFluo(fc);
         FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
       assertEquals(0, WebindexApp.applied(client), "the seed holds the resume point");
-      assertSameDump(DumpFormat.lines(reference(0).cells()), dump(base.table()), "seeded table");
-      DumpDiff.assertSameLines(oracle(0).dump(), dump(base.table()), "seeded table vs oracle");
+      assertSameDump(
+          DumpFormat.lines(reference(0).cells()), dumpTable(base.table()), "seeded table");
+      DumpDiff.assertSameLines(oracle(0).dump(), dumpTable(base.table()), "seeded table vs oracle");
       assertEquals(seedState(base), fluoState(client), "the seeded Fluo table is the seed");
       assertOptimized(fc.getAccumuloTable(), base);
       for (long b = 1; b <= 3; b++) {
@@ -257,15 +250,17 @@ class IncrementalIT extends AccumuloITBase {
         assertEquals(r.pages(), r.applied() + r.stale(), "applied + stale after batch " + b);
         List<String> expected = DumpFormat.lines(reference(b).cells());
         assertSameDump(
-            expected, dump(base.table()), "Fluo-maintained table vs reference after batch " + b);
+            expected,
+            dumpTable(base.table()),
+            "Fluo-maintained table vs reference after batch " + b);
         DumpDiff.assertSameLines(
             oracle(b).dump(),
-            dump(base.table()),
+            dumpTable(base.table()),
             "Fluo-maintained table vs oracle after batch " + b);
         RunRecord batch = recompute("snap" + b, b);
         assertSameDump(
-            dump(batch.table()),
-            dump(base.table()),
+            dumpTable(batch.table()),
+            dumpTable(base.table()),
             "Fluo-maintained table vs recompute after batch " + b);
         assertEquals(
             seedState(batch),
@@ -275,7 +270,7 @@ class IncrementalIT extends AccumuloITBase {
       // the batches held versions older than one applied in an earlier batch (a stale arrival)
       assertTrue(oracle(3).staleAcrossBatches() >= 10, "stale versions in later batches");
       // replaying every batch changes nothing: each version is not newer than the one stored
-      List<String> before = dump(base.table());
+      List<String> before = dumpTable(base.table());
       // (the resume point moved back by hand: the loader never lowers it)
       try (Transaction tx = client.newTransaction()) {
         tx.set(FluoSchema.META_LOADER_ROW, FluoSeed.APPLIED, "-1");
@@ -285,7 +280,7 @@ class IncrementalIT extends AccumuloITBase {
           new BatchApplier(client, cfg, new Configuration(), null).applyPending(null);
       mini.waitForObservers();
       assertEquals(0, replay.applied(), "every replayed version is stale");
-      assertSameDump(before, dump(base.table()), "after a replay");
+      assertSameDump(before, dumpTable(base.table()), "after a replay");
     }
   }
 
@@ -316,10 +311,12 @@ class IncrementalIT extends AccumuloITBase {
       mini.waitForObservers();
       assertEquals(0, rest.appliedBefore());
       assertEquals(2, rest.appliedAfter());
-      assertSameDump(DumpFormat.lines(reference(2).cells()), dump(base.table()), "after restart");
-      DumpDiff.assertSameLines(oracle(2).dump(), dump(base.table()), "after restart vs oracle");
+      assertSameDump(
+          DumpFormat.lines(reference(2).cells()), dumpTable(base.table()), "after restart");
+      DumpDiff.assertSameLines(
+          oracle(2).dump(), dumpTable(base.table()), "after restart vs oracle");
       RunRecord all = recompute("all", 2);
-      assertSameDump(dump(all.table()), dump(base.table()), "after restart vs recompute");
+      assertSameDump(dumpTable(all.table()), dumpTable(base.table()), "after restart vs recompute");
     }
   }
 
@@ -335,7 +332,8 @@ class IncrementalIT extends AccumuloITBase {
     long last = Goldens.lastBatch();
     Goldens.writeStore(store, last);
     RunRecord base = recompute("gbase", 0);
-    DumpDiff.assertSameLines(oracle(0).dump(), dump(base.table()), "goldens: recompute of batch 0");
+    DumpDiff.assertSameLines(
+        oracle(0).dump(), dumpTable(base.table()), "goldens: recompute of batch 0");
     FluoConfiguration fc = WebindexApp.initializeFromRun(cfg, base, new Configuration());
     try (MiniFluo mini = startFluo(fc);
         FluoClient client = FluoFactory.newClient(mini.getClientConfiguration())) {
@@ -345,14 +343,14 @@ class IncrementalIT extends AccumuloITBase {
         mini.waitForObservers();
         assertEquals(b, r.appliedAfter());
         DumpDiff.assertSameLines(
-            oracle(b).dump(), dump(base.table()), "goldens: Fluo after batch " + b);
+            oracle(b).dump(), dumpTable(base.table()), "goldens: Fluo after batch " + b);
       }
       assertEquals(2, oracle(last).staleAcrossBatches(), "the versions golden's stale arrivals");
       DumpDiff.assertSameLines(
-          Goldens.expectedUnion(), dump(base.table()), "goldens: Fluo after the last batch");
+          Goldens.expectedUnion(), dumpTable(base.table()), "goldens: Fluo after the last batch");
     }
     RunRecord all = recompute("gall", last);
     DumpDiff.assertSameLines(
-        Goldens.expectedUnion(), dump(all.table()), "goldens: recompute of every batch");
+        Goldens.expectedUnion(), dumpTable(all.table()), "goldens: recompute of every batch");
   }
 }

@@ -129,22 +129,6 @@ class RecomputeFaultIT extends AccumuloITBase {
     return ref;
   }
 
-  static List<String> dump(String table) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Scanner s = connector().createScanner(table, Authorizations.EMPTY)) {
-      for (Map.Entry<Key, Value> e : s) {
-        Key k = e.getKey();
-        out.add(
-            DumpFormat.line(
-                k.getRow().toString(),
-                k.getColumnFamily().toString(),
-                k.getColumnQualifier().toString(),
-                e.getValue().toString()));
-      }
-    }
-    return out;
-  }
-
   /** Every entry of the metadata table but the rows of {@code run}, timestamps included. */
   static SortedMap<Key, Value> metaExcept(String prefix, String run) throws Exception {
     SortedMap<Key, Value> m = new TreeMap<>();
@@ -185,7 +169,7 @@ class RecomputeFaultIT extends AccumuloITBase {
     String table = prefix + "_" + run;
     List<String> truth = expected(store, 1);
     SortedMap<Key, Value> metaBefore = metaExcept(prefix, run);
-    List<String> servedBefore = dump(prefix + "_served");
+    List<String> servedBefore = dumpTable(prefix + "_served");
 
     List<String> args = new ArrayList<>();
     Path socket = batchDir(store, 1).resolve("jammed.sock");
@@ -222,7 +206,7 @@ class RecomputeFaultIT extends AccumuloITBase {
     assertFalse(connector().tableOperations().exists(table), "the half-made table is dropped");
     assertEquals(
         metaBefore, metaExcept(prefix, run), "the served pointer and other runs as before");
-    assertEquals(servedBefore, dump(prefix + "_served"));
+    assertEquals(servedBefore, dumpTable(prefix + "_served"));
 
     // the fault removed, the same command again
     Files.deleteIfExists(socket);
@@ -230,7 +214,7 @@ class RecomputeFaultIT extends AccumuloITBase {
     assertEquals(0, rerun.exit(), rerun.stderr());
     assertTrue(rerun.stdout().contains("cleaning up the failed attempt"), rerun.stdout());
     assertEquals(RunRecord.Status.SUCCEEDED, rec(prefix, run).orElseThrow().status());
-    assertEquals(truth, dump(table));
+    assertEquals(truth, dumpTable(table));
     assertEquals(metaBefore, metaExcept(prefix, run));
   }
 
@@ -291,12 +275,12 @@ class RecomputeFaultIT extends AccumuloITBase {
     assertEquals(0, restarted.exit(), restarted.stderr());
     assertTrue(restarted.stdout().contains("cleaning up the interrupted attempt"));
     assertEquals(RunRecord.Status.SUCCEEDED, rec(prefix, "k").orElseThrow().status());
-    assertEquals(truth, dump(prefix + "_k"));
+    assertEquals(truth, dumpTable(prefix + "_k"));
 
     Result again = recompute(conf, "--run", "k", "--restart");
     assertEquals(RecomputeTool.USAGE, again.exit(), "a succeeded run is never redone");
     assertTrue(again.stderr().contains("succeeded already"), again.stderr());
-    assertEquals(truth, dump(prefix + "_k"));
+    assertEquals(truth, dumpTable(prefix + "_k"));
   }
 
   private static String log(Path dir) {
@@ -319,7 +303,7 @@ class RecomputeFaultIT extends AccumuloITBase {
     writeWeb(store, 29, 90, 3);
     List<String> truth = expected(store, 2);
     assertEquals(0, recompute(conf, "--run", "once").exit());
-    assertEquals(truth, dump(prefix + "_once"));
+    assertEquals(truth, dumpTable(prefix + "_once"));
 
     Path b2 = batchDir(store, 2);
     Path b3 = batchDir(store, 3);
@@ -343,7 +327,7 @@ class RecomputeFaultIT extends AccumuloITBase {
         rec(prefix, "twice").orElseThrow().counters().get("latest.SUPERSEDED_VERSIONS")
             > rec(prefix, "once").orElseThrow().counters().get("latest.SUPERSEDED_VERSIONS"),
         "the copies were read");
-    assertEquals(dump(prefix + "_once"), dump(prefix + "_twice"));
+    assertEquals(dumpTable(prefix + "_once"), dumpTable(prefix + "_twice"));
   }
 
   /**
@@ -403,6 +387,6 @@ class RecomputeFaultIT extends AccumuloITBase {
     RunRecord r = rec(prefix, "dflt").orElseThrow();
     assertEquals(0, r.snapshot());
     assertEquals(List.of(batches + "/00000"), r.inputs());
-    assertEquals(expected(store, 0), dump(prefix + "_dflt"));
+    assertEquals(expected(store, 0), dumpTable(prefix + "_dflt"));
   }
 }

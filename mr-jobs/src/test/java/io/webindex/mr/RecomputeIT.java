@@ -29,10 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.apache.accumulo.core.client.Scanner;
-import org.apache.accumulo.core.client.TableNotFoundException;
-import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Range;
-import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
@@ -158,7 +155,7 @@ class RecomputeIT extends AccumuloITBase {
     assertTrue(r.stdout().contains("run r1 SUCCEEDED"), r.stdout());
     List<String> golden =
         new String(resource("worked-example.tsv"), StandardCharsets.UTF_8).lines().toList();
-    assertEquals(golden, dump(prefix + "_r1"));
+    assertEquals(golden, dumpTable(prefix + "_r1"));
     assertEquals(golden, Oracle.ofStore(store, 0).dump(), "the independent oracle agrees");
     RunRecord rec = new RunRegistry(connector(), prefix + "_meta").get("r1").orElseThrow();
     assertEquals(RunRecord.Status.SUCCEEDED, rec.status());
@@ -199,7 +196,7 @@ class RecomputeIT extends AccumuloITBase {
     assertEquals(0, full.exit(), full.stdout());
     List<String> expected = DumpFormat.lines(reference(3).cells());
     assertTrue(expected.size() > 1000, "a web worth comparing: " + expected.size());
-    assertEquals(expected, dump(prefix + "_full"));
+    assertEquals(expected, dumpTable(prefix + "_full"));
     Path rejects = Path.of(URI.create(rec("full").workDir())).resolve("latest/rejects");
     // every rejected line of bad.jsonl, by its byte offset, with the reason a reader must give it
     // (fields: file, offset, reason, detail, excerpt): line 1 is not JSON; line 2 (at byte 10,
@@ -237,10 +234,11 @@ class RecomputeIT extends AccumuloITBase {
 
     Result older = recompute("--run", "snap1", "--snapshot", "1");
     assertEquals(0, older.exit(), older.stdout());
-    assertEquals(DumpFormat.lines(reference(1).cells()), dump(prefix + "_snap1"));
+    assertEquals(DumpFormat.lines(reference(1).cells()), dumpTable(prefix + "_snap1"));
     Oracle oracle = Oracle.ofStore(store, 1);
     assertTrue(oracle.staleAcrossBatches() > 0, "batch 1 holds versions older than batch 0's");
-    DumpDiff.assertSameLines(oracle.dump(), dump(prefix + "_snap1"), "snapshot 1 vs the oracle");
+    DumpDiff.assertSameLines(
+        oracle.dump(), dumpTable(prefix + "_snap1"), "snapshot 1 vs the oracle");
     assertEquals(
         1, new RunRegistry(connector(), prefix + "_meta").get("snap1").orElseThrow().snapshot());
   }
@@ -335,24 +333,9 @@ class RecomputeIT extends AccumuloITBase {
     connector().tableOperations().create(prefix + "_taken");
     Result taken = recompute("--run", "taken");
     assertEquals(RecomputeTool.USAGE, taken.exit());
-    assertEquals(List.of(), dump(prefix + "_taken"), "an existing table is never written");
+    assertEquals(List.of(), dumpTable(prefix + "_taken"), "an existing table is never written");
 
     assertEquals(RecomputeTool.USAGE, recompute("--snapshot", "x").exit());
     assertEquals(RecomputeTool.USAGE, recompute("--bogus").exit());
-  }
-
-  /** The table in the dump format (what every printer of a table writes). */
-  List<String> dump(String table) throws TableNotFoundException {
-    List<String> out = new ArrayList<>();
-    for (Map.Entry<Key, Value> e : connector().createScanner(table, Authorizations.EMPTY)) {
-      Key k = e.getKey();
-      out.add(
-          DumpFormat.line(
-              k.getRow().toString(),
-              k.getColumnFamily().toString(),
-              k.getColumnQualifier().toString(),
-              e.getValue().toString()));
-    }
-    return out;
   }
 }

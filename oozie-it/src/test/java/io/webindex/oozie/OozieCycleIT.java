@@ -344,11 +344,11 @@ class OozieCycleIT extends AccumuloITBase {
     List<String> expected = reference(d.storeRoot());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     String served = d.registry().served().orElseThrow().table();
-    List<String> actual = dump(served);
+    List<String> actual = dumpTable(served);
     while (!expected.equals(actual) && System.nanoTime() < deadline) {
       Thread.sleep(1000);
       served = d.registry().served().orElseThrow().table();
-      actual = dump(served);
+      actual = dumpTable(served);
     }
     for (MiniOozieCluster.Child c : services) {
       assertTrue(c.process().isAlive(), () -> c.name() + " ended: " + readQuietly(c.output()));
@@ -391,23 +391,6 @@ class OozieCycleIT extends AccumuloITBase {
       raw.read(b, ReadLimits.DEFAULT, new ReadStats(), sink);
     }
     return DumpFormat.lines(ref.cells());
-  }
-
-  /** A table in the dump format. */
-  static List<String> dump(String table) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Scanner s = connector().createScanner(table, Authorizations.EMPTY)) {
-      for (Map.Entry<Key, Value> e : s) {
-        Key k = e.getKey();
-        out.add(
-            DumpFormat.line(
-                k.getRow().toString(),
-                k.getColumnFamily().toString(),
-                k.getColumnQualifier().toString(),
-                e.getValue().toString()));
-      }
-    }
-    return out;
   }
 
   private static void put(FileSystem fs, Path from, org.apache.hadoop.fs.Path to)

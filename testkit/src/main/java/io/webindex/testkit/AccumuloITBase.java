@@ -1,6 +1,7 @@
 package io.webindex.testkit;
 
 import io.webindex.core.files.LocalFiles;
+import io.webindex.core.schema.DumpFormat;
 import io.webindex.embedded.MiniAccumulo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -272,6 +273,25 @@ public abstract class AccumuloITBase {
   protected static List<String> readTable(String table) {
     List<String> lines = new ArrayList<>();
     scan(table, (key, value) -> lines.add(cellName(key) + " " + value));
+    return lines;
+  }
+
+  /**
+   * The whole table in webindex's readable dump format ({@code DumpFormat.line} of each cell), in
+   * Accumulo's key order: what the independent oracle's dump and the golden files are compared
+   * with.
+   */
+  protected static List<String> dumpTable(String table) {
+    List<String> lines = new ArrayList<>();
+    scan(
+        table,
+        (key, value) ->
+            lines.add(
+                DumpFormat.line(
+                    key.getRow().toString(),
+                    key.getColumnFamily().toString(),
+                    key.getColumnQualifier().toString(),
+                    value)));
     return lines;
   }
 

@@ -251,21 +251,6 @@ class YarnCycleIT extends AccumuloITBase {
     return new Reference(DumpFormat.lines(ref.cells()), pages[0], pages[1]);
   }
 
-  /** The table in the dump format. */
-  static List<String> dump(String table) throws Exception {
-    List<String> out = new ArrayList<>();
-    for (Map.Entry<Key, Value> e : connector().createScanner(table, Authorizations.EMPTY)) {
-      Key k = e.getKey();
-      out.add(
-          DumpFormat.line(
-              k.getRow().toString(),
-              k.getColumnFamily().toString(),
-              k.getColumnQualifier().toString(),
-              e.getValue().toString()));
-    }
-    return out;
-  }
-
   /**
    * Recompute on YARN with a reduce task of the write job failing in its first attempt (YARN runs
    * it again), recompute of the same input on the local job runner, both from the job jar; the
@@ -354,8 +339,8 @@ class YarnCycleIT extends AccumuloITBase {
         failed.toString());
     assertTrue(Files.readString(failed.get(0)).contains("injected fault"));
 
-    List<String> yarnTable = dump(yarnRun.table());
-    List<String> localTable = dump(localRun.table());
+    List<String> yarnTable = dumpTable(yarnRun.table());
+    List<String> localTable = dumpTable(localRun.table());
     assertTrue(yarnTable.size() > 500, "a table worth comparing: " + yarnTable.size());
     assertEquals(localTable, yarnTable, "YARN and the local job runner, cell for cell");
     Reference ref = reference(storeRoot);
@@ -404,7 +389,7 @@ class YarnCycleIT extends AccumuloITBase {
     w.addMutation(m);
     w.close();
     assertNotEquals(victim.getValue().toString(), "999999");
-    assertNotEquals(localTable, dump(localRun.table()));
+    assertNotEquals(localTable, dumpTable(localRun.table()));
     check.set(check.size() - 1, Files.createDirectories(local.resolve("check-bad")).toString());
     // the same MapReduce check, on the local job runner: the YARN path is proven above, and a YARN
     // job costs the suite ~40 s
