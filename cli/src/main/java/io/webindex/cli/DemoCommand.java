@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * {@code demo}: the whole cycle on one machine with no setup. Starts an embedded Accumulo in a temp
  * directory, stores the {@code --input} paths as batch 0 and each {@code --delta} as the next
  * batch, recomputes over all of them, writes the dump to {@code DIR/batch.tsv} and prints the three
- * answers. Without inputs it uses the shipped sample (the SPEC's worked example).
+ * answers. Without inputs it uses the shipped sample (the worked example of docs/tables.md).
  *
  * <p>This class parses the command line and stores the batches; {@link DemoCycle} runs the cycle
  * step by step.
@@ -52,8 +52,8 @@ final class DemoCommand implements Command {
              batch run's seed: DIR/check.json, DIR/check.html and the verdict.
         It prints the three answers from the live table (the most referenced pages, the pages
         of the top page's domain, the pages that link to the top page) and the verdict; exit
-        status 0 iff consistent. With no --input it uses the shipped sample data (the SPEC's
-        worked example).
+        status 0 iff consistent. With no --input it uses the shipped sample data (the worked
+        example of docs/tables.md).
 
           --input PATH   a page file (JSON lines or WAT, plain or gzip) or a directory of them;
                          repeatable; all of them form batch 0
