@@ -104,4 +104,13 @@ class HadoopOptionsTest {
                 () -> HadoopOptions.split(List.of("-conf", missing.toString())))
             .getMessage());
   }
+
+  @Test
+  void theEmbeddedInstanceLeavesTheHadoopConfigurationOffItsClassPath() {
+    assertEquals(
+        "/w/lib/a.jar:/w/lib/b.jar",
+        EmbeddedAccumuloHost.hostClassPath(
+            "/etc/hadoop/conf:/w/lib/a.jar:/w/lib/b.jar", "/etc/hadoop/conf"));
+    assertEquals("/w/lib/a.jar", EmbeddedAccumuloHost.hostClassPath("/w/lib/a.jar", null));
+  }
 }
