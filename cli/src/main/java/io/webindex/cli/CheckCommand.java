@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
 
 /** {@code check}: the consistency check of mr-jobs, on the configured Accumulo. */
@@ -112,7 +111,7 @@ final class CheckCommand implements Command {
             ? new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8)
             : new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
     int status =
-        ToolRunner.run(new Configuration(), new CheckTool(out), toolArgs.toArray(new String[0]));
+        ToolRunner.run(ctx.hadoopConf(), new CheckTool(out), toolArgs.toArray(new String[0]));
     if (json && (status == 0 || status == CheckTool.INCONSISTENT)) {
       ctx.out().print(Files.readString(Path.of(toolArgs.get(toolArgs.size() - 1), "check.json")));
     }

@@ -20,17 +20,21 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * What every command shares: standard output (results only) and standard error, the webindex home
- * directory (the repository root that holds {@code conf/} and {@code work/}), configuration
- * resolution and the Accumulo connection.
+ * directory (the installation or repository root that holds {@code conf/} and {@code work/}), the
+ * configuration directory, configuration resolution, the Hadoop configuration of the command's
+ * Tools ({@link HadoopOptions}) and the Accumulo connection.
  *
  * <p>Configuration resolution, the same for every command:
  *
  * <ol>
  *   <li>{@code --conf FILE} when given;
- *   <li>else {@code <home>/conf/webindex.properties} if it exists;
+ *   <li>else {@code webindex.properties} in the configuration directory ({@code
+ *       -Dwebindex.conf.dir}, which {@code bin/webindex} sets from {@code WEBINDEX_CONF_DIR}; else
+ *       {@code <home>/conf}) if it exists;
  *   <li>else {@code <home>/work/dev/webindex.properties}, the connection file of a running {@code
  *       bin/webindex dev}, if it exists;
  *   <li>else an error that tells the operator what to do.
@@ -40,8 +44,17 @@ public final class Cli {
   /** System property naming the home directory; {@code bin/webindex} sets it to the repo root. */
   public static final String HOME_PROPERTY = "webindex.home";
 
+  /**
+   * System property naming the configuration directory; {@code bin/webindex} sets it from {@code
+   * WEBINDEX_CONF_DIR} (default {@code <home>/conf}).
+   */
+  public static final String CONF_DIR_PROPERTY = "webindex.conf.dir";
+
   /** The configuration an operator writes, relative to the home directory. */
   public static final String CONF_FILE = "conf/webindex.properties";
+
+  /** Its name in the configuration directory. */
+  public static final String CONF_NAME = "webindex.properties";
 
   /** Where {@code bin/webindex dev} runs by default, relative to the home directory. */
   public static final String DEV_DIR = "work/dev";
@@ -50,6 +63,7 @@ public final class Cli {
   public static final String CONF_OPTION = "conf";
 
   private final Path home;
+  private final Path confDir;
   private final OutputStream rawOut;
   private final PrintWriter out;
   private final PrintWriter err;
@@ -63,22 +77,32 @@ public final class Cli {
   /** A configuration and the file it came from. */
   public record Loaded(WebindexConfig config, Path source) {}
 
+  private HadoopOptions hadoop = HadoopOptions.NONE;
+
   public Cli(Path home, OutputStream out, OutputStream err) {
+    this(home, home.resolve("conf"), out, err);
+  }
+
+  /** A context whose configuration directory is not {@code <home>/conf}. */
+  public Cli(Path home, Path confDir, OutputStream out, OutputStream err) {
     this.home = home.toAbsolutePath().normalize();
+    this.confDir = confDir.toAbsolutePath().normalize();
     this.rawOut = out;
     this.out = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), false);
     this.err = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
   }
 
   /**
-   * The context of a real run: {@code -Dwebindex.home} (else the working directory), stdout,
-   * stderr.
+   * The context of a real run: {@code -Dwebindex.home} (else the working directory), {@code
+   * -Dwebindex.conf.dir} (else {@code <home>/conf}), stdout, stderr.
    */
   public static Cli standard() {
     String h = System.getProperty(HOME_PROPERTY);
     Path home = h == null || h.isEmpty() ? Paths.get("") : Paths.get(h);
+    String c = System.getProperty(CONF_DIR_PROPERTY);
+    Path confDir = c == null || c.isEmpty() ? home.resolve("conf") : Paths.get(c);
     // the raw descriptor, not System.out: a PrintStream hides write errors such as a closed pipe
-    return new Cli(home, new FileOutputStream(FileDescriptor.out), System.err);
+    return new Cli(home, confDir, new FileOutputStream(FileDescriptor.out), System.err);
   }
 
   /** Results go here, and only results. Flushed by {@link Main} after the command. */
@@ -102,6 +126,32 @@ public final class Cli {
 
   public Path home() {
     return home;
+  }
+
+  /** Where {@code webindex.properties} is looked for when no {@code --conf} is given. */
+  public Path confDir() {
+    return confDir;
+  }
+
+  /** The generic Hadoop options of this command line ({@link Main} sets them). */
+  void hadoopOptions(HadoopOptions options) {
+    this.hadoop = options;
+  }
+
+  /**
+   * The Hadoop configuration for this command's Tools: the class path's ({@code HADOOP_CONF_DIR}),
+   * then the command line's {@code -conf} files and {@code -D} properties.
+   */
+  public Configuration hadoopConf() {
+    return hadoop.configuration();
+  }
+
+  /**
+   * As {@link #hadoopConf()}, but on the local file system and job runner whatever the class path
+   * names: for the embedded instance of {@code demo}.
+   */
+  public Configuration localHadoopConf() {
+    return hadoop.localConfiguration();
   }
 
   /** A path the operator typed: relative to the working directory. */
@@ -136,8 +186,8 @@ public final class Cli {
       if (!Files.isRegularFile(file)) {
         throw new UsageException("configuration file not found: " + file);
       }
-    } else if (Files.isRegularFile(home.resolve(CONF_FILE))) {
-      file = home.resolve(CONF_FILE);
+    } else if (Files.isRegularFile(confDir.resolve(CONF_NAME))) {
+      file = confDir.resolve(CONF_NAME);
     } else if (Files.isRegularFile(defaultDevDir().resolve(EmbeddedAccumulo.CONNECTION_FILE))) {
       if (!DevLock.isHeld(defaultDevDir())) {
         throw new UsageException(
@@ -151,7 +201,7 @@ public final class Cli {
       throw new UsageException(
           "no configuration: run `bin/webindex dev` in another terminal for an embedded Accumulo,"
               + " or write "
-              + home.resolve(CONF_FILE)
+              + confDir.resolve(CONF_NAME)
               + " (see conf/webindex.properties.example), or pass --conf FILE");
     }
     return new Loaded(WebindexConfig.load(file, Map.of()), file);

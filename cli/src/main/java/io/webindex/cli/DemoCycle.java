@@ -29,7 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
 
 /**
@@ -92,7 +91,7 @@ final class DemoCycle {
   private RunRecord recompute(String run, long snapshot) throws Exception {
     int status =
         ToolRunner.run(
-            new Configuration(),
+            ctx.localHadoopConf(),
             new RecomputeTool(progress),
             new String[] {
               "--webindex-conf",
@@ -112,7 +111,7 @@ final class DemoCycle {
   /** fluo-init --embedded from {@code base}: applies the deltas until idle. */
   private Cutover.Result applyDeltas(RunRecord base) throws Exception {
     Cutover.Result init =
-        new Cutover(cfg, new Configuration(), ctx.err())
+        new Cutover(cfg, ctx.localHadoopConf(), ctx.err())
             .run(FluoInitTool.options(cfg, base.runId(), true, false, Cutover.WORKER_WAIT));
     BatchApplier.Result applied = init.caughtUp();
     ctx.err()
@@ -137,7 +136,7 @@ final class DemoCycle {
         CheckTool.check(
             cfg,
             conn,
-            new Configuration(),
+            ctx.localHadoopConf(),
             new CheckTool.Options(
                 batch.runId(),
                 base.table(),

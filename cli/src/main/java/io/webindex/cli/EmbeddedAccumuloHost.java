@@ -43,7 +43,27 @@ final class EmbeddedAccumuloHost {
     Runnable start() throws Exception;
   }
 
+  /**
+   * The system property with which {@code bin/webindex} names the {@code HADOOP_CONF_DIR} it put on
+   * the class path: the embedded instance runs on the local file system whatever it names.
+   */
+  static final String HADOOP_CONF = "webindex.hadoop.conf.dir";
+
   private EmbeddedAccumuloHost() {}
+
+  /** This JVM's class path without the Hadoop configuration directory {@code hadoopConf}. */
+  static String hostClassPath(String classPath, String hadoopConf) {
+    if (hadoopConf == null || hadoopConf.isEmpty()) {
+      return classPath;
+    }
+    List<String> kept = new ArrayList<>();
+    for (String entry : classPath.split(java.io.File.pathSeparator, -1)) {
+      if (!entry.equals(hadoopConf)) {
+        kept.add(entry);
+      }
+    }
+    return String.join(java.io.File.pathSeparator, kept);
+  }
 
   /**
    * Starts a host JVM that runs {@code main} with the argument {@code root} and the options {@code
@@ -61,7 +81,7 @@ final class EmbeddedAccumuloHost {
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(hostClassPath(System.getProperty("java.class.path"), System.getProperty(HADOOP_CONF)));
     cmd.add(main.getName());
     cmd.add(root.toString());
     ProcessBuilder pb = new ProcessBuilder(cmd);

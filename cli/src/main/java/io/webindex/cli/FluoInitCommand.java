@@ -6,7 +6,6 @@ import io.webindex.fluo.Cutover;
 import io.webindex.fluo.FluoInitTool;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * {@code fluo-init}: starts the configured Fluo application from a batch run ({@link
@@ -67,7 +66,7 @@ final class FluoInitCommand implements Command {
     String runId = args.required("run", "the batch run to start from");
     WebindexConfig cfg = ctx.config(args.value(Cli.CONF_OPTION).orElse(null)).config();
     Cutover.Result r =
-        new Cutover(cfg, new Configuration(), ctx.err())
+        new Cutover(cfg, ctx.hadoopConf(), ctx.err())
             .run(
                 FluoInitTool.options(
                     cfg,

@@ -76,7 +76,7 @@ final class LoadCommand implements Command {
     // a watch serves until Ctrl-C or SIGTERM; a single round ends by itself
     try (StopOnSignal signal = watch > 0 ? new StopOnSignal(ctx::requestStop) : null) {
       rounds =
-          new LoadTool(json ? new PrintWriter(Writer.nullWriter()) : ctx.out(), ctx.err())
+          tool(json ? new PrintWriter(Writer.nullWriter()) : ctx.out(), ctx)
               .stopSignal(ctx::awaitStop)
               .load(cfg, new LoadTool.Options(upTo, rate, watch, args.has("embedded")));
     }
@@ -110,5 +110,12 @@ final class LoadCommand implements Command {
     } catch (NumberFormatException e) {
       throw new UsageException(option + " must be a batch number: " + v);
     }
+  }
+
+  /** The loader, reading the raw page store with the command line's Hadoop configuration. */
+  private static LoadTool tool(PrintWriter out, Cli ctx) {
+    LoadTool tool = new LoadTool(out, ctx.err());
+    tool.setConf(ctx.hadoopConf());
+    return tool;
   }
 }

@@ -57,7 +57,8 @@ public final class Main {
         new BenchWebCommand(),
         new DemoCommand(),
         new GenCommand(),
-        new BenchCommand(Main::run));
+        new BenchCommand(Main::run),
+        new VersionCommand());
   }
 
   public static void main(String[] args) {
@@ -73,13 +74,28 @@ public final class Main {
 
   private static final Set<String> VERBOSE = Set.of("-v", "--verbose");
 
+  /** The system property with which log4j reads an operator's own log configuration. */
+  static final String LOG_CONFIGURATION_PROPERTY = "log4j.configuration";
+
   /**
    * Results go to stdout and the commands' own progress to stderr; webindex's log lines only with
-   * {@code -v} (warnings and errors always). Only for a real process: tests keep their levels.
+   * {@code -v} (warnings and errors always). Only for a real process: tests keep their levels. An
+   * operator's own log configuration ({@code -Dlog4j.configuration}, which {@code bin/webindex}
+   * sets from {@code WEBINDEX_LOG_CONF} or {@code <conf dir>/log4j.properties}) keeps its levels;
+   * {@code -v} still shows webindex's INFO lines.
    */
   static void quietLogs(boolean verbose) {
-    org.apache.log4j.Logger.getLogger("io.webindex")
-        .setLevel(verbose ? org.apache.log4j.Level.INFO : org.apache.log4j.Level.WARN);
+    if (verbose) {
+      org.apache.log4j.Logger.getLogger("io.webindex").setLevel(org.apache.log4j.Level.INFO);
+    } else if (!customLogConfiguration(System.getProperties())) {
+      org.apache.log4j.Logger.getLogger("io.webindex").setLevel(org.apache.log4j.Level.WARN);
+    }
+  }
+
+  /** True when the JVM was given a log configuration of the operator's own. */
+  static boolean customLogConfiguration(java.util.Properties system) {
+    String c = system.getProperty(LOG_CONFIGURATION_PROPERTY);
+    return c != null && !c.isBlank();
   }
 
   /** Runs one command line and returns its exit status; never exits the JVM. */
@@ -105,6 +121,9 @@ public final class Main {
     if (name.equals("help") || name.equals("--help") || name.equals("-h")) {
       return help(rest, ctx, commands);
     }
+    if (name.equals("--version")) {
+      name = "version";
+    }
     Optional<Command> command = find(commands, name);
     if (command.isEmpty()) {
       return userError(
@@ -116,7 +135,10 @@ public final class Main {
       return OK;
     }
     try {
-      return c.run(rest, ctx);
+      // Hadoop's generic options (-D k=v, -conf FILE) go to the command's Tools, not to it
+      HadoopOptions.Split split = HadoopOptions.split(rest);
+      ctx.hadoopOptions(split.options());
+      return c.run(split.rest(), ctx);
     } catch (UsageException | ArgsException e) {
       return userError(ctx, e.getMessage() + " (see bin/webindex help " + c.name() + ")");
     } catch (StoreException | IllegalArgumentException e) {
@@ -173,8 +195,9 @@ public final class Main {
 
         -v before the command (bin/webindex -v recompute ...) also shows webindex's log lines.
         Commands that read Accumulo take --conf FILE; without it they use
-        conf/webindex.properties, else the connection file of a running `bin/webindex dev`
-        (work/dev/webindex.properties). See docs/cli.md.
+        conf/webindex.properties (in $WEBINDEX_CONF_DIR when set), else the connection file of a
+        running `bin/webindex dev` (work/dev/webindex.properties). Commands that run Hadoop
+        Tools also take Hadoop's generic options -D key=value and -conf FILE. See docs/cli.md.
         """);
     return sb.toString();
   }

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
 
 /** {@code recompute}: the batch recompute of mr-jobs, on the configured Accumulo. */
@@ -80,7 +79,7 @@ final class RecomputeCommand implements Command {
             ? new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8)
             : new PrintStream(ctx.rawOut(), true, StandardCharsets.UTF_8);
     RecomputeTool tool = new RecomputeTool(out);
-    int status = ToolRunner.run(new Configuration(), tool, toolArgs.toArray(new String[0]));
+    int status = ToolRunner.run(ctx.hadoopConf(), tool, toolArgs.toArray(new String[0]));
     if (json && tool.lastRun().isPresent()) {
       ctx.out().println(json(QueryAnswers.run(tool.lastRun().get())));
     }

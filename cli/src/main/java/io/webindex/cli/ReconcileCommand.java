@@ -7,7 +7,6 @@ import io.webindex.fluo.ReconcileTool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 
 /** {@code reconcile}: cut-over to a batch run (a shell over {@link ReconcileTool}). */
 final class ReconcileCommand implements Command {
@@ -65,7 +64,7 @@ final class ReconcileCommand implements Command {
     String runId = args.required("run", "the batch run to cut over to");
     WebindexConfig cfg = ctx.config(args.value(Cli.CONF_OPTION).orElse(null)).config();
     Cutover.Result r =
-        new Cutover(cfg, new Configuration(), ctx.err())
+        new Cutover(cfg, ctx.hadoopConf(), ctx.err())
             .run(ReconcileTool.options(cfg, runId, args.has("embedded"), wait(args)));
     return new ReconcileTool(ctx.out(), ctx.err()).finish(cfg, r);
   }

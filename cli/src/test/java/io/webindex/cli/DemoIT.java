@@ -16,8 +16,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bin/webindex demo} as a user runs it: no cluster, its own embedded Accumulo, the shipped
- * sample; the worked example's answers and its exact dump.
+ * {@code bin/webindex demo} with the operator's own pages: batch 0 and a delta, both tables equal
+ * to the independent oracle's. The demo on the shipped sample (the worked example's answers, its
+ * exact dump, the check, and serving it) runs from the unpacked distribution in the dist module's
+ * {@code DistributionIT}.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DemoIT {
@@ -29,48 +31,12 @@ class DemoIT {
     }
   }
 
-  static byte[] bytes(String name) throws IOException {
-    try (InputStream in = DemoIT.class.getResourceAsStream("/io/webindex/cli/" + name)) {
-      return in.readAllBytes();
-    }
-  }
-
   /** Both tables of a demo run equal the independent oracle's table of the same batches. */
   static void assertOracle(Oracle oracle, Path out) throws IOException {
     List<String> expected = oracle.dump();
     assertEquals(expected, Files.readAllLines(out.resolve("batch.tsv")), "batch vs oracle");
     assertEquals(
         expected, Files.readAllLines(out.resolve("incremental.tsv")), "incremental vs oracle");
-  }
-
-  @Test
-  void sampleDemoPrintsTheWorkedExampleAnswersAndDump() throws IOException {
-    Path out = tmp.resolve("out");
-    Run r = Run.of(tmp, "demo", "--out", out.toString());
-    assertEquals(0, r.status(), r.toString());
-    assertTrue(
-        r.out()
-            .contains(
-                "        3  http://c.com/\n        1  http://b.com/\n        1  http://c.com/page1\n"),
-        r.out());
-    assertTrue(r.out().contains("In the domain c.com (2 pages)"), r.out());
-    assertTrue(
-        r.out()
-            .contains(
-                "   http://a.com/page1\tC from A\n   http://b.com/\tC from B\n   http://d.com/\tC from D\n"),
-        r.out());
-    assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("batch.tsv")));
-    assertEquals(resource("worked-example.tsv"), Files.readString(out.resolve("incremental.tsv")));
-    Oracle oracle = new Oracle();
-    oracle.addFile(0, "pages-00000.jsonl", bytes("demo/pages-00000.jsonl"));
-    assertOracle(oracle, out);
-    assertTrue(
-        r.out()
-            .contains(
-                "verdict: CONSISTENT (27 cells compared, 0 differences, 0 invariant violations"),
-        r.out());
-    assertTrue(Files.readString(out.resolve("check.json")).contains("\"consistent\": true"));
-    assertTrue(Files.readString(out.resolve("check.html")).contains("CONSISTENT"));
   }
 
   @Test

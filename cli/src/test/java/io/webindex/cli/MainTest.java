@@ -272,4 +272,98 @@ class MainTest {
         "webindex: unexpected failure of broken: java.lang.IllegalStateException: a bug\n",
         err.toString(StandardCharsets.UTF_8));
   }
+
+  /** The root pom's own version, read as text: where the build takes the version from. */
+  private static String pomVersion() throws IOException {
+    String pom = Files.readString(Path.of("../pom.xml"));
+    String after = pom.substring(pom.indexOf("<artifactId>webindex-parent</artifactId>"));
+    return after.substring(after.indexOf("<version>") + 9, after.indexOf("</version>"));
+  }
+
+  @Test
+  void versionPrintsTheBuildsVersionAndStacks() throws IOException {
+    String pom = Files.readString(Path.of("../pom.xml"));
+    String expected =
+        "webindex "
+            + pomVersion()
+            + "\nbuilt against Accumulo "
+            + property(pom, "accumulo.version")
+            + ", Fluo "
+            + property(pom, "fluo.version")
+            + ", Hadoop "
+            + property(pom, "hadoop.version")
+            + "\n";
+    for (String word : List.of("--version", "version")) {
+      Run r = Run.of(home, word);
+      assertEquals(0, r.status(), r.toString());
+      assertEquals(expected, r.out());
+      assertEquals("", r.err());
+    }
+    assertUserError(Run.of(home, "version", "now"), "version takes no arguments");
+  }
+
+  private static String property(String pom, String name) {
+    int start = pom.indexOf("<" + name + ">") + name.length() + 2;
+    return pom.substring(start, pom.indexOf("</" + name + ">"));
+  }
+
+  @Test
+  void theConfigurationDirectoryIsWhereWebindexPropertiesIsLookedFor() throws IOException {
+    Path confDir = Files.createDirectories(home.resolve("etc-webindex"));
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    Cli ctx = new Cli(home, confDir, out, err);
+    assertEquals(2, Main.run(List.of("query", "top", "--table", "t"), ctx));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .contains("write " + confDir.resolve("webindex.properties")),
+        err.toString(StandardCharsets.UTF_8));
+    // <home>/conf is not read when another directory is named
+    Files.createDirectories(home.resolve("conf"));
+    Files.writeString(home.resolve(Cli.CONF_FILE), "webindex.table.prefix=x\n");
+    Files.writeString(confDir.resolve(Cli.CONF_NAME), "webindex.table.prefix=y\n");
+    err.reset();
+    assertEquals(2, Main.run(List.of("query", "top", "--table", "t"), ctx));
+    String e = err.toString(StandardCharsets.UTF_8);
+    assertTrue(e.contains("no Accumulo instance configured"), e);
+    assertTrue(e.contains(confDir.resolve(Cli.CONF_NAME).toString()), e);
+  }
+
+  @Test
+  void genericHadoopOptionsReachTheTools() throws IOException {
+    Files.createDirectories(home.resolve("conf"));
+    Files.writeString(home.resolve(Cli.CONF_FILE), "webindex.table.prefix=x\n");
+    // the Tools refuse a password among the Hadoop properties: proof that -D got there
+    // (the Tool writes its refusal to the process's stderr, as under `hadoop jar`)
+    java.io.PrintStream realErr = System.err;
+    java.io.ByteArrayOutputStream toolErr = new java.io.ByteArrayOutputStream();
+    Run r;
+    try {
+      System.setErr(new java.io.PrintStream(toolErr, true, StandardCharsets.UTF_8));
+      r = Run.of(home, "recompute", "-D", "webindex.accumulo.password=s3cret", "--run", "r1");
+    } finally {
+      System.setErr(realErr);
+    }
+    String said = toolErr.toString(StandardCharsets.UTF_8) + r.err();
+    assertEquals(2, r.status(), r + said);
+    assertTrue(
+        said.contains("webindex.accumulo.password given as a Hadoop property (-D, -conf"), said);
+    assertFalse(said.contains("s3cret"), said);
+    // and are not taken for the command's own arguments
+    assertUserError(
+        Run.of(home, "dump", "-Dmapreduce.job.queuename=q", "--table", "t", "--out"),
+        "--out needs a value");
+    assertUserError(Run.of(home, "recompute", "-D"), "-D needs key=value");
+  }
+
+  @Test
+  void anOperatorsLogConfigurationKeepsItsLevels() {
+    Properties none = new Properties();
+    assertFalse(Main.customLogConfiguration(none));
+    Properties custom = new Properties();
+    custom.setProperty("log4j.configuration", "file:/etc/webindex/log4j.properties");
+    assertTrue(Main.customLogConfiguration(custom));
+    custom.setProperty("log4j.configuration", " ");
+    assertFalse(Main.customLogConfiguration(custom));
+  }
 }
