@@ -305,14 +305,26 @@ final class UrlParser {
                 state = State.FRAGMENT;
               }
             } else {
-              percentEncode(c, PATH_SET, buffer);
+              // the rest of the segment at once (same result as one code point per round)
+              int j = pointer;
+              for (int d = c; d != '/' && d != '\\' && d != '?' && d != '#'; d = at(++j)) {
+                if (d == EOF) {
+                  break;
+                }
+                percentEncode(d, PATH_SET, buffer);
+              }
+              pointer = j - 1;
             }
           }
           case QUERY -> {
             if (c == '#') {
               state = State.FRAGMENT;
             } else if (c != EOF) {
-              percentEncode(c, SPECIAL_QUERY_SET, query);
+              int j = pointer;
+              for (int d = c; d != '#' && d != EOF; d = at(++j)) {
+                percentEncode(d, SPECIAL_QUERY_SET, query);
+              }
+              pointer = j - 1;
             }
           }
           case FRAGMENT -> {
@@ -413,7 +425,7 @@ final class UrlParser {
       }
       return "[" + Ipv6.serialise(Ipv6.parse(input.substring(1, input.length() - 1))) + "]";
     }
-    String domain = utf8DecodeLenient(percentDecode(input));
+    String domain = input.indexOf('%') < 0 ? input : utf8DecodeLenient(percentDecode(input));
     String ascii = domainToAscii(domain);
     for (int i = 0; i < ascii.length(); i++) {
       if (isForbiddenDomainCodePoint(ascii.charAt(i))) {
@@ -542,20 +554,33 @@ final class UrlParser {
     return "#/:<>?@[\\]^|%".indexOf(c) >= 0;
   }
 
+  /** The standard's "ends in a number": the last label (a trailing dot aside) is an IPv4 number. */
   static boolean endsInANumber(String s) {
-    String[] parts = s.split("\\.", -1);
-    int n = parts.length;
-    if (parts[n - 1].isEmpty()) {
-      if (n == 1) {
+    int end = s.length();
+    if (end > 0 && s.charAt(end - 1) == '.') {
+      if (end == 1) {
         return false;
       }
-      n--;
+      end--;
     }
-    String last = parts[n - 1];
-    if (!last.isEmpty() && last.chars().allMatch(c -> c >= '0' && c <= '9')) {
+    int start = s.lastIndexOf('.', end - 1) + 1;
+    if (start >= end) {
+      return false;
+    }
+    boolean digits = true;
+    for (int i = start; i < end && digits; i++) {
+      digits = isAsciiDigit(s.charAt(i));
+    }
+    if (digits) {
       return true;
     }
-    return Ipv4.number(last) >= 0;
+    char c0 = s.charAt(start);
+    if (c0 != '0'
+        || end - start < 2
+        || (s.charAt(start + 1) != 'x' && s.charAt(start + 1) != 'X')) {
+      return false; // only a hexadecimal number can hold letters
+    }
+    return Ipv4.number(s.substring(start, end)) >= 0;
   }
 
   private static byte[] percentDecode(String s) {

@@ -28,6 +28,7 @@ public final class WebUrl {
   private final int port; // -1 = scheme default
   private final String path; // starts with '/'
   private final String query; // null = none
+  private UrlParser.Base base; // lazily: this URL as a base, see asBase()
 
   private WebUrl(boolean https, String host, int port, String path, String query) {
     this.https = https;
@@ -71,9 +72,15 @@ public final class WebUrl {
         parts.https(), normaliseHost(parts.host()), parts.port(), parts.path(), parts.query());
   }
 
+  /** This URL as a base for the parser; computed once (a page's links share their base). */
   private UrlParser.Base asBase() {
-    List<String> segments = List.of(path.substring(1).split("/", -1));
-    return new UrlParser.Base(https, host, port, segments, query);
+    UrlParser.Base b = base;
+    if (b == null) {
+      List<String> segments = List.of(path.substring(1).split("/", -1));
+      b = new UrlParser.Base(https, host, port, segments, query);
+      base = b;
+    }
+    return b;
   }
 
   private static WebUrl build(boolean https, String host, int port, String rawPath, String rawQuery)
