@@ -5,12 +5,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A normalised http(s) URL and its URI key (SPEC §3).
+ * A normalised http(s) URL and its URI key (docs/semantics.md).
  *
- * <p>Normalisation: scheme and host lower-case, IDN hosts in punycode, trailing host dot dropped,
- * user info dropped, default port dropped, fragment dropped, dot segments removed, percent-encoding
- * canonical (unreserved characters decoded, hex upper-case, everything else outside printable ASCII
- * encoded), empty path = {@code /}, empty query dropped. A missing scheme means {@code http}.
+ * <p>Reading: the WHATWG URL Standard's basic URL parser ({@link UrlParser}), so a link resolves as
+ * a browser resolves it; only http and https are web URLs. Then normalisation: host names with
+ * their trailing dots dropped and restricted to DNS-like labels, user info, default port and
+ * fragment dropped, percent-encoding canonical (unreserved characters decoded, hex upper-case,
+ * everything else outside the kept printable ASCII encoded), empty path = {@code /}, empty query
+ * dropped. Without a base, a URL without a scheme means {@code http}.
  *
  * <p>Key: {@code <host><marker><path>} where the host is the reversed labels of a name ({@code
  * www.c.com} → {@code com.c.www}), an IPv4 address as is, or a bracketed IPv6 address; the marker
