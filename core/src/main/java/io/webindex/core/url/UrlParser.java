@@ -21,9 +21,10 @@ import java.util.Locale;
  * is none). User info and the fragment are parsed over and not kept. {@link WebUrl} applies its
  * normalisations on top.
  *
- * <p>Host names go through {@link IDN#toASCII} (IDNA 2003 with unassigned code points allowed), not
- * the Unicode UTS #46 mapping the standard names; the differences are confined to host names with
- * rare non-ASCII characters (see docs/semantics.md).
+ * <p>Host names go through {@link IDN#toASCII} (IDNA 2003 with unassigned code points allowed; ß
+ * and final sigma kept as UTS #46 keeps them), not the Unicode UTS #46 mapping the standard names;
+ * the differences are confined to host names with rare non-ASCII characters (see
+ * docs/semantics.md).
  */
 final class UrlParser {
   /** A parsed URL's parts, see the class comment. */
@@ -455,7 +456,11 @@ final class UrlParser {
     } else {
       // IDN treats U+3002, U+FF0E and U+FF61 as label separators; UTS #46 maps them to '.'
       try {
-        lower = IDN.toASCII(domain, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+        lower =
+            (hasDeviation(domain)
+                    ? deviationsKept(domain)
+                    : IDN.toASCII(domain, IDN.ALLOW_UNASSIGNED))
+                .toLowerCase(Locale.ROOT);
       } catch (IllegalArgumentException e) {
         throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "not IDNA: " + domain);
       }
@@ -473,6 +478,129 @@ final class UrlParser {
       }
     }
     return lower;
+  }
+
+  /** ß and final sigma: valid in UTS #46 (non-transitional, as browsers), mapped by IDNA 2003. */
+  private static boolean isDeviation(int c) {
+    return c == '\u00DF' || c == '\u03C2';
+  }
+
+  private static boolean hasDeviation(String s) {
+    return s.indexOf('\u00DF') >= 0 || s.indexOf('\u03C2') >= 0;
+  }
+
+  /**
+   * IDNA for a domain with ß or ς: each label that holds one is mapped piece by piece between them
+   * (by {@link IDN}, so the pieces get IDNA 2003's case folding and normalisation), the ß and ς are
+   * kept as UTS #46 keeps them, and the label is Punycode-encoded; the other labels go through
+   * {@link IDN} whole.
+   */
+  private static String deviationsKept(String domain) {
+    StringBuilder out = new StringBuilder();
+    int start = 0;
+    for (int i = 0; i <= domain.length(); i++) {
+      char c = i < domain.length() ? domain.charAt(i) : '.';
+      if (c == '.' || c == '\u3002' || c == '\uFF0E' || c == '\uFF61') {
+        String label = domain.substring(start, i);
+        if (out.length() > 0 || i < domain.length()) {
+          out.append(start == 0 ? "" : ".");
+        }
+        if (!hasDeviation(label)) {
+          out.append(label.isEmpty() ? "" : IDN.toASCII(label, IDN.ALLOW_UNASSIGNED));
+        } else {
+          StringBuilder u = new StringBuilder();
+          int p = 0;
+          for (int j = 0; j <= label.length(); j++) {
+            if (j == label.length() || isDeviation(label.charAt(j))) {
+              String piece = label.substring(p, j);
+              if (!piece.isEmpty()) {
+                u.append(
+                    IDN.toUnicode(IDN.toASCII(piece, IDN.ALLOW_UNASSIGNED), IDN.ALLOW_UNASSIGNED)
+                        .toLowerCase(Locale.ROOT));
+              }
+              if (j < label.length()) {
+                u.append(label.charAt(j));
+              }
+              p = j + 1;
+            }
+          }
+          String mapped = java.text.Normalizer.normalize(u, java.text.Normalizer.Form.NFC);
+          out.append("xn--").append(punycode(mapped));
+        }
+        start = i + 1;
+      }
+    }
+    return out.toString();
+  }
+
+  /** RFC 3492 Punycode encoding of one label (without the {@code xn--} prefix). */
+  static String punycode(String label) {
+    int[] cps = label.codePoints().toArray();
+    StringBuilder out = new StringBuilder();
+    for (int c : cps) {
+      if (c < 0x80) {
+        out.append((char) c);
+      }
+    }
+    int b = out.length();
+    int h = b;
+    if (b > 0) {
+      out.append('-');
+    }
+    long n = 128;
+    long delta = 0;
+    long bias = 72;
+    while (h < cps.length) {
+      long m = Long.MAX_VALUE;
+      for (int c : cps) {
+        if (c >= n && c < m) {
+          m = c;
+        }
+      }
+      delta += (m - n) * (h + 1);
+      n = m;
+      for (int c : cps) {
+        if (c < n) {
+          delta++;
+        }
+        if (c == n) {
+          long q = delta;
+          for (int k = 36; ; k += 36) {
+            long t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+            if (q < t) {
+              break;
+            }
+            out.append(punyDigit(t + (q - t) % (36 - t)));
+            q = (q - t) / (36 - t);
+          }
+          out.append(punyDigit(q));
+          bias = adapt(delta, h + 1, h == b);
+          delta = 0;
+          h++;
+        }
+      }
+      delta++;
+      n++;
+      if (delta > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("label too long for Punycode");
+      }
+    }
+    return out.toString();
+  }
+
+  private static char punyDigit(long d) {
+    return (char) (d < 26 ? 'a' + d : '0' + d - 26);
+  }
+
+  private static long adapt(long delta, int numPoints, boolean first) {
+    long d = first ? delta / 700 : delta / 2;
+    d += d / numPoints;
+    int k = 0;
+    while (d > 455) {
+      d /= 35;
+      k += 36;
+    }
+    return k + 36 * d / (d + 38);
   }
 
   /**

@@ -412,6 +412,10 @@ class WebUrlTest {
           http://XN--BCHER-KVA.DE/    | http://xn--bcher-kva.de/              | de.xn--bcher-kva
           http://BÜCHER.de/           | http://xn--bcher-kva.de/              | de.xn--bcher-kva
           http://xn--fa-hia.de/       | http://xn--fa-hia.de/                 | de.xn--fa-hia
+          http://faß.de/              | http://xn--fa-hia.de/                 | de.xn--fa-hia
+          http://STRAßE.de/x          | http://xn--strae-oqa.de/x             | de.xn--strae-oqa/x
+          http://βόλος.com/           | http://xn--nxasmm1c.com/              | com.xn--nxasmm1c
+          http://ΒΌΛΟΣ.com/           | http://xn--nxasmq6b.com/              | com.xn--nxasmq6b
           http://☃.net/               | http://xn--n3h.net/                   | net.xn--n3h
           http://例え.テスト/           | http://xn--r8jz45g.xn--zckzah/        | xn--zckzah.xn--r8jz45g
           http://a.com。b/             | http://a.com.b/                       | b.com.a

@@ -15,11 +15,7 @@ import org.junit.jupiter.api.Test;
 class WhatwgUrlTestDataTest {
 
   /** Cases where we deliberately differ from a browser (see docs/semantics.md, "Limits"). */
-  static final List<String> KNOWN =
-      List.of(
-          // IDNA 2003 (java.net.IDN) maps the German sharp s to "ss"; UTS #46 keeps it
-          "#327 \"https://faß.ExAmPlE/\" against null: expected https://xn--fa-hia.example/ (the"
-              + " browser's href, normalised), got https://fass.example/");
+  static final List<String> KNOWN = List.of();
 
   @Test
   void everyWebLinkCaseAsABrowserReadsIt() {
