@@ -6,7 +6,9 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -73,7 +75,7 @@ final class UrlParser {
       }
       out[n++] = c;
     }
-    return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    return n == out.length ? out : Arrays.copyOf(out, n);
   }
 
   private enum State {
@@ -524,7 +526,7 @@ final class UrlParser {
               p = j + 1;
             }
           }
-          String mapped = java.text.Normalizer.normalize(u, java.text.Normalizer.Form.NFC);
+          String mapped = Normalizer.normalize(u, Normalizer.Form.NFC);
           out.append("xn--").append(punycode(mapped));
         }
         start = i + 1;
@@ -730,7 +732,7 @@ final class UrlParser {
         out[n++] = bytes[i];
       }
     }
-    return java.util.Arrays.copyOf(out, n);
+    return Arrays.copyOf(out, n);
   }
 
   private static String utf8DecodeLenient(byte[] b) {
