@@ -1,29 +1,56 @@
 package io.webindex.core.read;
 
-import java.util.Map;
+import org.jsoup.nodes.Entities;
 
 /**
- * Decodes the HTML character references that WAT extraction leaves in attribute values and titles
- * ({@code &amp;}, {@code &#3659;}, {@code &#x26;} and the common named ones). Unknown or malformed
- * references stay as they are.
+ * Decodes HTML character references the way the HTML tokenizer does, for the text a WAT record
+ * carries: titles and anchor texts (text) and {@code href}, {@code Base} and {@code title}
+ * attribute values (attributes).
  *
- * <p>Linear in the length of the text: a reference is at most {@link #MAX_REF} chars between {@code
- * &} and {@code ;}, so after each {@code &} at most that many chars are looked at, never the rest
- * of the text (a title made of millions of {@code &} decodes in one pass).
+ * <ul>
+ *   <li>Named references: all of HTML's named character references (the 2,231 entries of the HTML
+ *       Standard's table, taken from jsoup's copy of it), the longest match wins. The legacy names
+ *       that HTML allows without {@code ;} ({@code &amp}, {@code &eacute}, {@code &copy} …) are
+ *       decoded without it too: in text always ({@code &notit;} → {@code ¬it;}), in an attribute
+ *       only when the next character is neither {@code =} nor a letter or digit ({@code
+ *       ?a=1&copy=2} stays as written).
+ *   <li>Numeric references {@code &#ddd;} and {@code &#xhhh;} (the {@code ;} is optional): 0,
+ *       surrogates and values above U+10FFFF become U+FFFD, 0x80–0x9F are read as Windows-1252
+ *       ({@code &#150;} → {@code –}), as browsers do.
+ *   <li>Anything else ({@code &unknown;}, {@code &#;}, a lone {@code &}) stays as written.
+ * </ul>
+ *
+ * <p>Linear in the length of the text: after each {@code &} at most {@link #MAX_NAME} characters of
+ * a name are looked at, and a numeric reference's digits are read once.
  */
 final class HtmlEntities {
-  private static final Map<String, String> NAMED =
-      Map.of("amp", "&", "lt", "<", "gt", ">", "quot", "\"", "apos", "'", "nbsp", "\u00a0");
+  /** Longest name looked for after {@code &}: the longest HTML name has 31 characters. */
+  static final int MAX_NAME = 32;
 
-  /**
-   * Longest reference looked for between {@code &} and {@code ;}: {@code #x0010FFFF} with a few
-   * leading zeros; the named ones are shorter.
-   */
-  static final int MAX_REF = 11;
+  /** Longest legacy name (one that may be written without {@code ;}), e.g. {@code middot}. */
+  private static final int MAX_LEGACY = 6;
+
+  /** The HTML tokenizer's replacements for numeric references 0x80–0x9F (Windows-1252). */
+  private static final char[] C1 = {
+    '\u20AC', '\u0081', '\u201A', '\u0192', '\u201E', '\u2026', '\u2020', '\u2021',
+    '\u02C6', '\u2030', '\u0160', '\u2039', '\u0152', '\u008D', '\u017D', '\u008F',
+    '\u0090', '\u2018', '\u2019', '\u201C', '\u201D', '\u2022', '\u2013', '\u2014',
+    '\u02DC', '\u2122', '\u0161', '\u203A', '\u0153', '\u009D', '\u017E', '\u0178'
+  };
 
   private HtmlEntities() {}
 
+  /** Decodes {@code s} as text (a title, an anchor text). */
   static String decode(String s) {
+    return decode(s, false);
+  }
+
+  /** Decodes {@code s} as an attribute value ({@code href}, {@code title}). */
+  static String decodeAttribute(String s) {
+    return decode(s, true);
+  }
+
+  static String decode(String s, boolean inAttribute) {
     if (s == null || s.indexOf('&') < 0) {
       return s;
     }
@@ -32,21 +59,10 @@ final class HtmlEntities {
     int i = 0;
     while (i < n) {
       char c = s.charAt(i);
-      if (c == '&') {
-        int limit = Math.min(n, i + 2 + MAX_REF); // '&', up to MAX_REF chars, ';'
-        int semi = -1;
-        for (int j = i + 1; j < limit; j++) {
-          char d = s.charAt(j);
-          if (d == ';') {
-            semi = j;
-            break;
-          }
-          if (d == '&') {
-            break; // a new reference starts here; this one is not one
-          }
-        }
-        if (semi > i + 1 && appendRef(s, i + 1, semi, sb)) {
-          i = semi + 1;
+      if (c == '&' && i + 1 < n) {
+        int end = s.charAt(i + 1) == '#' ? numeric(s, i + 2, sb) : named(s, i + 1, inAttribute, sb);
+        if (end > 0) {
+          i = end;
           continue;
         }
       }
@@ -56,40 +72,85 @@ final class HtmlEntities {
     return sb.toString();
   }
 
-  /** Appends the decoded reference {@code s[from, to)} (without '&' and ';'); false if none. */
-  private static boolean appendRef(String s, int from, int to, StringBuilder sb) {
-    if (s.charAt(from) != '#') {
-      String named = NAMED.get(s.substring(from, to));
-      if (named == null) {
-        return false;
-      }
-      sb.append(named);
-      return true;
+  /**
+   * Appends the named reference starting at {@code from} (after '&').
+   *
+   * @return where the text after it starts, or -1 when there is none there (nothing appended)
+   */
+  private static int named(String s, int from, boolean inAttribute, StringBuilder sb) {
+    int n = s.length();
+    int run = from;
+    while (run < n && run - from <= MAX_NAME && isAsciiAlphanumeric(s.charAt(run))) {
+      run++;
     }
-    int i = from + 1;
+    if (run == from) {
+      return -1;
+    }
+    if (run < n && s.charAt(run) == ';' && run - from <= MAX_NAME) {
+      String name = s.substring(from, run);
+      if (Entities.isNamedEntity(name)) {
+        sb.append(Entities.getByName(name));
+        return run + 1;
+      }
+    }
+    // the longest legacy name that the run starts with, decoded without ';'
+    for (int k = Math.min(run - from, MAX_LEGACY); k > 0; k--) {
+      String name = s.substring(from, from + k);
+      if (Entities.isBaseNamedEntity(name)) {
+        int next = from + k;
+        if (inAttribute
+            && next < n
+            && (s.charAt(next) == '=' || isAsciiAlphanumeric(s.charAt(next)))) {
+          return -1; // "&copy=2" in a URL's query stays as written
+        }
+        sb.append(Entities.getByName(name));
+        return next;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Appends the numeric reference whose '#' is just before {@code from}.
+   *
+   * @return where the text after it starts, or -1 when there is none there (nothing appended)
+   */
+  private static int numeric(String s, int from, StringBuilder sb) {
+    int n = s.length();
+    int i = from;
     int radix = 10;
-    if (i < to && (s.charAt(i) == 'x' || s.charAt(i) == 'X')) {
+    if (i < n && (s.charAt(i) == 'x' || s.charAt(i) == 'X')) {
       radix = 16;
       i++;
     }
-    if (i == to) {
-      return false;
-    }
-    int cp = 0;
-    for (; i < to; i++) {
-      int d = Character.digit(s.charAt(i), radix);
-      if (d < 0 || s.charAt(i) > 'f') { // ASCII digits only, not other scripts' digits
-        return false;
+    int digits = i;
+    long cp = 0;
+    while (i < n) {
+      char d = s.charAt(i);
+      int v = d < 0x80 ? Character.digit(d, radix) : -1; // ASCII digits only
+      if (v < 0) {
+        break;
       }
-      cp = cp * radix + d;
-      if (cp > Character.MAX_CODE_POINT) {
-        return false;
-      }
+      cp = Math.min(cp * radix + v, 0x110000L); // saturated: too large is too large
+      i++;
     }
-    if (cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
+    if (i == digits) {
+      return -1; // "&#;", "&#x;", "&#-1": not a reference
     }
-    sb.appendCodePoint(cp);
-    return true;
+    if (i < n && s.charAt(i) == ';') {
+      i++;
+    }
+    if (cp == 0 || cp > Character.MAX_CODE_POINT || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      sb.append('\uFFFD');
+    } else if (cp >= 0x80 && cp <= 0x9F) {
+      sb.append(C1[(int) cp - 0x80]);
+    } else {
+      sb.appendCodePoint((int) cp);
+    }
+    return i;
+  }
+
+  private static boolean isAsciiAlphanumeric(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
   }
 }

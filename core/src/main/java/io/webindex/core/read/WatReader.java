@@ -415,7 +415,7 @@ public final class WatReader implements PageReader {
       WebUrl base = url;
       if (json.base != null && !json.base.isBlank()) {
         try {
-          base = WebUrl.parse(HtmlEntities.decode(json.base), url);
+          base = WebUrl.parse(HtmlEntities.decodeAttribute(json.base), url);
         } catch (InvalidUrlException e) {
           base = url;
         }
@@ -580,8 +580,12 @@ public final class WatReader implements PageReader {
             RejectReason.OVERSIZED, "more than " + limits.maxLinks() + " links");
       }
       String u = url != null ? url : href;
-      String anchor = text != null ? text : title != null ? title : "";
-      json.links.add(new RawPage.RawLink(HtmlEntities.decode(u), HtmlEntities.decode(anchor)));
+      // the anchor text is text; a title is an attribute value, like the URL
+      String anchor =
+          text != null
+              ? HtmlEntities.decode(text)
+              : title != null ? HtmlEntities.decodeAttribute(title) : "";
+      json.links.add(new RawPage.RawLink(HtmlEntities.decodeAttribute(u), anchor));
     }
   }
 

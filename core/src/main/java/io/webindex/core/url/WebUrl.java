@@ -1,20 +1,18 @@
 package io.webindex.core.url;
 
-import java.net.IDN;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * A normalised http(s) URL and its URI key (SPEC §3).
+ * A normalised http(s) URL and its URI key (docs/semantics.md).
  *
- * <p>Normalisation: scheme and host lower-case, IDN hosts in punycode, trailing host dot dropped,
- * user info dropped, default port dropped, fragment dropped, dot segments removed, percent-encoding
- * canonical (unreserved characters decoded, hex upper-case, everything else outside printable ASCII
- * encoded), empty path = {@code /}, empty query dropped. A missing scheme means {@code http}.
+ * <p>Reading: the WHATWG URL Standard's basic URL parser ({@link UrlParser}), so a link resolves as
+ * a browser resolves it; only http and https are web URLs. Then normalisation: host names with
+ * their trailing dots dropped and restricted to DNS-like labels, user info, default port and
+ * fragment dropped, percent-encoding canonical (unreserved characters decoded, hex upper-case,
+ * everything else outside the kept printable ASCII encoded), empty path = {@code /}, empty query
+ * dropped. Without a base, a URL without a scheme means {@code http}.
  *
  * <p>Key: {@code <host><marker><path>} where the host is the reversed labels of a name ({@code
  * www.c.com} → {@code com.c.www}), an IPv4 address as is, or a bracketed IPv6 address; the marker
@@ -32,6 +30,7 @@ public final class WebUrl {
   private final int port; // -1 = scheme default
   private final String path; // starts with '/'
   private final String query; // null = none
+  private UrlParser.Base base; // lazily: this URL as a base, see asBase()
 
   private WebUrl(boolean https, String host, int port, String path, String query) {
     this.https = https;
@@ -47,135 +46,48 @@ public final class WebUrl {
   }
 
   /**
-   * Parses {@code raw}, resolving it against {@code base} when it is relative ({@code base} may be
-   * null, then a relative reference without a scheme is read as {@code http://raw}).
+   * Parses {@code raw} as a browser does (the WHATWG URL Standard's basic URL parser), resolving it
+   * against {@code base} when it is relative, then normalises it (see the class comment). With
+   * {@code base} null, a URL without a scheme is read as {@code http://raw} ({@code a.com/x},
+   * {@code a.com:8080/x}).
    */
   public static WebUrl parse(String raw, WebUrl base) throws InvalidUrlException {
     if (raw == null) {
       throw new InvalidUrlException(InvalidUrlException.Reason.EMPTY, "no URL");
     }
-    String s = stripControls(raw).strip();
-    if (s.isEmpty()) {
-      if (base != null) {
-        return base; // an empty reference is the base document itself (RFC 3986 §5.2.2)
-      }
-      throw new InvalidUrlException(InvalidUrlException.Reason.EMPTY, "empty URL");
+    int[] cps = UrlParser.preprocess(raw);
+    if (cps.length > MAX_LENGTH * 3) {
+      throw new InvalidUrlException(InvalidUrlException.Reason.TOO_LONG, cps.length + " chars");
     }
-    if (s.length() > MAX_LENGTH * 3) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.TOO_LONG, s.length() + " chars");
-    }
-    String scheme = schemeOf(s);
-    String rest;
-    if (scheme != null) {
-      if (!scheme.equals("http") && !scheme.equals("https")) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.UNSUPPORTED_SCHEME, scheme);
-      }
-      rest = s.substring(scheme.length() + 1);
-      if (base != null && !startsWithSlash(rest) && scheme.equals(base.scheme())) {
-        // "http:page" relative to an http base (RFC 3986 §5.2.2 allows it for special schemes)
-        return resolveRelative(base, rest);
-      }
-      return parseAuthorityAndRest(scheme.equals("https"), skipSlashes(rest));
-    }
+    UrlParser.Parts parts;
     if (base == null) {
-      return parseAuthorityAndRest(false, skipSlashes(s));
+      if (cps.length == 0) {
+        throw new InvalidUrlException(InvalidUrlException.Reason.EMPTY, "empty URL");
+      }
+      String s = new String(cps, 0, cps.length);
+      parts =
+          UrlParser.parse(schemeOf(s) == null ? UrlParser.preprocess("http://" + s) : cps, null);
+    } else {
+      parts = UrlParser.parse(cps, base.asBase());
     }
-    if (s.startsWith("//") || s.startsWith("\\\\")) {
-      return parseAuthorityAndRest(base.https, skipSlashes(s));
-    }
-    return resolveRelative(base, s);
+    return build(
+        parts.https(), normaliseHost(parts.host()), parts.port(), parts.path(), parts.query());
   }
 
-  private static WebUrl resolveRelative(WebUrl base, String ref) throws InvalidUrlException {
-    String r = ref.replace('\\', '/');
-    int hash = r.indexOf('#');
-    if (hash >= 0) {
-      r = r.substring(0, hash);
+  /** This URL as a base for the parser; computed once (a page's links share their base). */
+  private UrlParser.Base asBase() {
+    UrlParser.Base b = base;
+    if (b == null) {
+      List<String> segments = List.of(path.substring(1).split("/", -1));
+      b = new UrlParser.Base(https, host, port, segments, query);
+      base = b;
     }
-    String refPath;
-    String refQuery;
-    int q = r.indexOf('?');
-    if (q >= 0) {
-      refPath = r.substring(0, q);
-      refQuery = r.substring(q + 1);
-    } else {
-      refPath = r;
-      refQuery = null;
-    }
-    String newPath;
-    String newQuery;
-    if (refPath.isEmpty()) {
-      newPath = base.path;
-      newQuery = refQuery != null ? refQuery : base.query;
-    } else if (refPath.startsWith("/")) {
-      newPath = refPath;
-      newQuery = refQuery;
-    } else {
-      int slash = base.path.lastIndexOf('/');
-      newPath = base.path.substring(0, slash + 1) + refPath;
-      newQuery = refQuery;
-    }
-    return build(base.https, base.host, base.port, newPath, newQuery);
-  }
-
-  private static WebUrl parseAuthorityAndRest(boolean https, String s) throws InvalidUrlException {
-    int end = s.length();
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '/' || c == '\\' || c == '?' || c == '#') {
-        end = i;
-        break;
-      }
-    }
-    String authority = s.substring(0, end);
-    String tail = s.substring(end).replace('\\', '/');
-    int at = authority.lastIndexOf('@');
-    if (at >= 0) {
-      authority = authority.substring(at + 1);
-    }
-    String hostPart;
-    String portPart = null;
-    if (authority.startsWith("[")) {
-      int close = authority.indexOf(']');
-      if (close < 0) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "unclosed [");
-      }
-      hostPart = authority.substring(0, close + 1);
-      String after = authority.substring(close + 1);
-      if (after.startsWith(":")) {
-        portPart = after.substring(1);
-      } else if (!after.isEmpty()) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, authority);
-      }
-    } else {
-      int colon = authority.lastIndexOf(':');
-      if (colon >= 0) {
-        hostPart = authority.substring(0, colon);
-        portPart = authority.substring(colon + 1);
-      } else {
-        hostPart = authority;
-      }
-    }
-    int hash = tail.indexOf('#');
-    if (hash >= 0) {
-      tail = tail.substring(0, hash);
-    }
-    String p;
-    String q;
-    int qi = tail.indexOf('?');
-    if (qi >= 0) {
-      p = tail.substring(0, qi);
-      q = tail.substring(qi + 1);
-    } else {
-      p = tail;
-      q = null;
-    }
-    return build(https, normaliseHost(hostPart), parsePort(portPart, https), p, q);
+    return b;
   }
 
   private static WebUrl build(boolean https, String host, int port, String rawPath, String rawQuery)
       throws InvalidUrlException {
-    String p = removeDotSegments(canonicalPercent(rawPath.isEmpty() ? "/" : rawPath, false));
+    String p = canonicalPercent(rawPath.isEmpty() ? "/" : rawPath, false);
     String q = rawQuery == null || rawQuery.isEmpty() ? null : canonicalPercent(rawQuery, true);
     WebUrl url = new WebUrl(https, host, port, p, q);
     int len = url.toString().length();
@@ -365,172 +277,38 @@ public final class WebUrl {
     return s.substring(0, colon).toLowerCase(Locale.ROOT);
   }
 
-  private static boolean startsWithSlash(String s) {
-    return !s.isEmpty() && (s.charAt(0) == '/' || s.charAt(0) == '\\');
-  }
-
-  private static String skipSlashes(String s) {
-    int i = 0;
-    while (i < s.length() && (s.charAt(i) == '/' || s.charAt(i) == '\\')) {
-      i++;
-    }
-    return s.substring(i);
-  }
-
-  private static String stripControls(String s) {
-    StringBuilder sb = null;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\t' || c == '\n' || c == '\r') {
-        if (sb == null) {
-          sb = new StringBuilder(s.length()).append(s, 0, i);
-        }
-      } else if (sb != null) {
-        sb.append(c);
-      }
-    }
-    return sb == null ? s : sb.toString();
-  }
-
-  private static int parsePort(String portPart, boolean https) throws InvalidUrlException {
-    if (portPart == null || portPart.isEmpty()) {
-      return -1;
-    }
-    if (portPart.length() > 5 || !portPart.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_PORT, portPart);
-    }
-    int p = Integer.parseInt(portPart);
-    if (p == 0 || p > 65535) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_PORT, portPart);
-    }
-    return (https && p == 443) || (!https && p == 80) ? -1 : p;
-  }
-
-  private static String normaliseHost(String raw) throws InvalidUrlException {
-    String h = percentDecodeAll(raw);
-    if (h.isEmpty()) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "empty host");
-    }
+  /**
+   * Our rules on top of the standard's host: trailing dots dropped; a name must be DNS-like labels
+   * (letters, digits, '-', '_'; none empty, none over 63 chars, at most 253 in all).
+   */
+  private static String normaliseHost(String h) throws InvalidUrlException {
     if (h.startsWith("[")) {
-      return normaliseIpv6(h);
+      return h;
     }
-    while (h.endsWith(".")) {
-      h = h.substring(0, h.length() - 1);
+    String name = h;
+    while (name.endsWith(".")) {
+      name = name.substring(0, name.length() - 1);
     }
-    // full-width dots and the like are label separators too (IDNA)
-    h = h.replace('\u3002', '.').replace('\uff0e', '.').replace('\uff61', '.');
-    String ascii;
-    try {
-      ascii = IDN.toASCII(h, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "not IDNA: " + raw);
-    }
-    if (ascii.isEmpty() || ascii.length() > 253) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, raw);
-    }
-    String[] labels = ascii.split("\\.", -1);
-    boolean allNumeric = true;
-    for (String label : labels) {
-      if (label.isEmpty() || label.length() > 63) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, raw);
-      }
-      for (int i = 0; i < label.length(); i++) {
-        char c = label.charAt(i);
-        boolean ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-        if (!ok) {
-          throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, raw);
-        }
-        if (c < '0' || c > '9') {
-          allNumeric = false;
-        }
-      }
-    }
-    if (allNumeric || isNumeric(labels[labels.length - 1])) {
-      return normaliseIpv4(labels, raw);
-    }
-    return ascii;
-  }
-
-  private static boolean isNumeric(String label) {
-    return !label.isEmpty() && label.chars().allMatch(c -> c >= '0' && c <= '9');
-  }
-
-  private static String normaliseIpv4(String[] labels, String raw) throws InvalidUrlException {
-    if (labels.length != 4) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "not an IPv4: " + raw);
-    }
-    StringBuilder sb = new StringBuilder(15);
-    for (String label : labels) {
-      if (!isNumeric(label) || label.length() > 3 || Integer.parseInt(label) > 255) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "not an IPv4: " + raw);
-      }
-      if (sb.length() > 0) {
-        sb.append('.');
-      }
-      sb.append(Integer.parseInt(label));
-    }
-    return sb.toString();
-  }
-
-  private static String normaliseIpv6(String h) throws InvalidUrlException {
-    if (!h.endsWith("]") || h.length() < 4) {
+    if (name.isEmpty() || name.length() > 253) {
       throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, h);
     }
-    String inner = h.substring(1, h.length() - 1);
-    if (!inner.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == ':' || c == '.')
-        || inner.indexOf(':') < 0) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, h);
+    if (name.length() < h.length() && UrlParser.endsInANumber(name)) {
+      // "1.2.3.4.." is a name to a browser, but without its dots it would read as an address
+      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "numeric name: " + h);
     }
-    byte[] bytes;
-    try {
-      // a literal: no name service is consulted
-      bytes = InetAddress.getByName("[" + inner + "]").getAddress();
-    } catch (UnknownHostException e) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, h);
-    }
-    if (bytes.length != 16) {
-      // an IPv4-mapped address collapses to IPv4 in Java; keep it as the IPv4 host
-      StringBuilder sb = new StringBuilder();
-      for (byte b : bytes) {
-        sb.append(sb.length() == 0 ? "" : ".").append(b & 0xff);
-      }
-      return sb.toString();
-    }
-    int[] groups = new int[8];
-    for (int i = 0; i < 8; i++) {
-      groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
-    }
-    // RFC 5952: compress the longest run (>= 2) of zero groups, the first one on a tie
-    int bestStart = -1;
-    int bestLen = 0;
-    for (int i = 0; i < 8; ) {
-      if (groups[i] == 0) {
-        int j = i;
-        while (j < 8 && groups[j] == 0) {
-          j++;
+    int labelStart = 0;
+    for (int i = 0; i <= name.length(); i++) {
+      char c = i == name.length() ? '.' : name.charAt(i);
+      if (c == '.') {
+        if (i == labelStart || i - labelStart > 63) {
+          throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, h);
         }
-        if (j - i > bestLen && j - i >= 2) {
-          bestStart = i;
-          bestLen = j - i;
-        }
-        i = j;
-      } else {
-        i++;
+        labelStart = i + 1;
+      } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) {
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, h);
       }
     }
-    StringBuilder sb = new StringBuilder("[");
-    for (int i = 0; i < 8; i++) {
-      if (i == bestStart) {
-        sb.append("::");
-        i += bestLen - 1;
-        continue;
-      }
-      if (sb.length() > 1 && sb.charAt(sb.length() - 1) != ':') {
-        sb.append(':');
-      }
-      sb.append(Integer.toHexString(groups[i]));
-    }
-    return sb.append(']').toString();
+    return name;
   }
 
   static boolean isIpLiteralText(String host) {
@@ -559,33 +337,6 @@ public final class WebUrl {
       }
     }
     return sb.toString();
-  }
-
-  private static String removeDotSegments(String p) {
-    if (!p.contains("/.")) {
-      return p;
-    }
-    Deque<String> out = new ArrayDeque<>();
-    String[] segs = p.substring(1).split("/", -1);
-    for (int i = 0; i < segs.length; i++) {
-      String seg = segs[i];
-      boolean last = i == segs.length - 1;
-      if (seg.equals(".")) {
-        if (last) {
-          out.addLast("");
-        }
-      } else if (seg.equals("..")) {
-        if (!out.isEmpty()) {
-          out.removeLast();
-        }
-        if (last) {
-          out.addLast("");
-        }
-      } else {
-        out.addLast(seg);
-      }
-    }
-    return "/" + String.join("/", out);
   }
 
   private static boolean unreserved(int b) {
@@ -628,28 +379,6 @@ public final class WebUrl {
       }
     }
     return sb.toString();
-  }
-
-  private static String percentDecodeAll(String s) {
-    if (s.indexOf('%') < 0) {
-      return s;
-    }
-    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-    byte[] out = new byte[bytes.length];
-    int n = 0;
-    for (int i = 0; i < bytes.length; i++) {
-      if (bytes[i] == '%'
-          && i + 2 < bytes.length
-          && Character.digit(bytes[i + 1], 16) >= 0
-          && Character.digit(bytes[i + 2], 16) >= 0) {
-        out[n++] =
-            (byte) (Character.digit(bytes[i + 1], 16) * 16 + Character.digit(bytes[i + 2], 16));
-        i += 2;
-      } else {
-        out[n++] = bytes[i];
-      }
-    }
-    return new String(out, 0, n, StandardCharsets.UTF_8);
   }
 
   /** Convenience for tests and callers that hold a known-good URL. */

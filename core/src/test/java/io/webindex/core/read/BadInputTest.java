@@ -324,7 +324,7 @@ class BadInputTest {
       {"mailto:a@b.com", "INVALID_URL"},
       {"data:text/html,x", "INVALID_URL"},
       {"http://a.com/" + "x".repeat(10_000), "INVALID_URL"},
-      {"http://a.com:0/", "INVALID_URL"},
+      {"http://a.com:65536/", "INVALID_URL"},
       {"http://[zz]/", "INVALID_URL"},
       {"", "MISSING_URL"},
       {"http://user:pw@a.com/", "com.a"},
@@ -332,6 +332,7 @@ class BadInputTest {
       {"bücher.de", "de.xn--bcher-kva"},
       {"http://[::1]:8080/x", "[::1]:8080/x"},
       {"https://a.com:443/", "com.a:s"},
+      {"http://a.com:0/", "com.a:0"},
     };
     StringBuilder sb = new StringBuilder();
     for (String[] c : cases) {

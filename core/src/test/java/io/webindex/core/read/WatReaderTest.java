@@ -341,4 +341,103 @@ class WatReaderTest {
           r.pages().stream().map(Page::key).collect(Collectors.joining(",")));
     }
   }
+
+  /**
+   * Golden, hand-checked against the records of {@code common-crawl-18.wat.warc} (real Common Crawl
+   * WAT records): the anchors whose references only the complete decoding reads. {@code &mdash;} is
+   * U+2014; {@code &#3660} (cut off by the WAT extractor before its ';') is U+0E4C THAI CHARACTER
+   * THANTHAKHAT; {@code &#36}, cut off from a longer reference by the extractor, is decoded as the
+   * HTML tokenizer reads those characters: '$' (U+0024).
+   */
+  @Test
+  void realRecordsWithReferencesDecodeCompletely() {
+    TestData.Read r =
+        TestData.read(TestData.resource("/io/webindex/core/common-crawl-18.wat.warc"), "wat-18", 0);
+    Map<String, Map<String, String>> anchors =
+        r.pages().stream().collect(Collectors.toMap(Page::url, Page::anchorsByTarget, (a, b) -> a));
+    assertEquals(
+        "Newgrounds.com \u2014 Everything, By Everyone.",
+        anchors.get("http://00assclown.newgrounds.com/").get("com.newgrounds.www"));
+    Map<String, String> thai =
+        anchors.get("http://100zone.blogspot.com/2013/03/please-memp3-4shared.html");
+    assertEquals(
+        "\u0e08\u0e31\u0e1a\u0e17\u0e35\u0e48\u0e2b\u0e31\u0e27\u0e43\u0e08(15"
+            + " \u0e1b\u0e35 \u0e44\u0e1a\u0e40\u0e17\u0e04)-\u0e15\u0e39\u0e48"
+            + " \u0e20\u0e1e\u0e18\u0e23, \u0e21\u0e34\u0e49\u0e19\u0e17\u0e4c",
+        thai.get("com.blogspot.100zone/2013/03/15-buddha-blessmp3-4shared.html"));
+    assertTrue(
+        thai.get("com.blogspot.100zone/2013/03/ost-mp3-4shared.html").endsWith("\u0e23$"),
+        "a reference cut off by the extractor reads as the tokenizer reads it");
+    assertTrue(
+        r.pages().stream()
+            .flatMap(p -> p.links().stream())
+            .noneMatch(l -> l.anchor().matches(".*&(#[0-9]+|[a-zA-Z]+;).*")),
+        "no reference left undecoded in any anchor");
+  }
+
+  /**
+   * A page as Common Crawl's WAT writes one (a language switcher and links of other schemes, in the
+   * record layout of the real records above), golden hand-derived from the HTML and URL Standards:
+   * named references decoded in anchors and title, {@code tel:}/{@code mailto:}/{@code javascript:}
+   * links (any case) dropped, {@code http:/x} relative to an http base, port 0 kept, zero-padded
+   * ports read, browser IPv4 forms made dotted.
+   */
+  @Test
+  void languageSwitcherAndNonWebLinks() throws IOException {
+    WatWriter w = new WatWriter(false);
+    w.page(
+        "http://example.org/foo/bar",
+        "2026-11-20T10:00:00Z",
+        "Caf&eacute; &mdash; Accueil &amp; plus",
+        null,
+        "/fr/",
+        "Fran&ccedil;ais",
+        "/es/",
+        "espa&ntilde;ol",
+        "tel:1234567890",
+        "call",
+        "Tel:123",
+        "call",
+        "mailto:a@example.org",
+        "mail",
+        "JavaScript:void(0)",
+        "js",
+        "http:/example.com/",
+        "relative",
+        "http://f:0/c",
+        "port 0",
+        "http://f:00000000000000000000080/d",
+        "padded",
+        "http://192.168.257",
+        "ipv4 two parts",
+        "http://999999999",
+        "ipv4 one part",
+        "http://0xffffffff/",
+        "ipv4 hex",
+        "http://%30%78%63%30%2e%30%32%35%30.01/",
+        "ipv4 escaped",
+        "http://\uff11\uff19\uff12.\uff11\uff16\uff18.\uff10.\uff11/",
+        "ipv4 full-width");
+    TestData.Read r = TestData.read(w.bytes(), "switcher.wat", 0);
+    assertEquals(List.of(), r.rejects());
+    Page p = r.pages().get(0);
+    assertEquals("Caf\u00e9 \u2014 Accueil & plus", p.title());
+    assertEquals(
+        List.of(
+            "http://example.org/fr/ Fran\u00e7ais",
+            "http://example.org/es/ espa\u00f1ol",
+            "http://example.org/example.com/ relative",
+            "http://f:0/c port 0",
+            "http://f/d padded",
+            "http://192.168.1.1/ ipv4 two parts",
+            "http://59.154.201.255/ ipv4 one part",
+            "http://255.255.255.255/ ipv4 hex",
+            "http://192.168.0.1/ ipv4 escaped"),
+        p.links().stream().map(l -> l.url() + " " + l.anchor()).toList());
+    assertEquals(4, r.stats().get(ReadCounter.LINKS_INVALID), "tel:, Tel:, mailto:, javascript:");
+    assertEquals(
+        1,
+        r.stats().get(ReadCounter.LINKS_DUPLICATE),
+        "full-width 192.168.0.1 is the escaped one again");
+  }
 }

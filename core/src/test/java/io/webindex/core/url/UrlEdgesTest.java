@@ -30,7 +30,7 @@ class UrlEdgesTest {
           http://a.com/a!b$c             | com.a/a!b$c
           http://@a.com/x                | com.a/x
           http://10.0.0.9/x              | 10.0.0.9/x
-          http://010.000.000.009/        | 10.0.0.9
+          http://010.000.000.011/        | 8.0.0.9
           http://192.168.100.255/        | 192.168.100.255
           http://255.255.255.255:8080/   | 255.255.255.255:8080
           http://[2001:db8:0:0:1:0:0:1]/ | [2001:db8::1:0:0:1]
@@ -65,7 +65,14 @@ class UrlEdgesTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"http://256.1.1.1/", "http://1.2.3.1000/", "http://1.2.3/"})
+  @ValueSource(
+      strings = {
+        "http://256.1.1.1/",
+        "http://1.2.3.1000/",
+        "http://1.2.3.4.5/",
+        "http://010.000.000.009/",
+        "http://0x100000000/"
+      })
   void notAnIpv4(String url) {
     InvalidUrlException e = assertThrows(InvalidUrlException.class, () -> WebUrl.parse(url));
     assertEquals(InvalidUrlException.Reason.BAD_HOST, e.reason());

@@ -33,7 +33,7 @@ class WebUrlTest {
           http://a.com:8080                    | http://a.com:8080/                 | com.a:8080
           a.com:8080/x                         | http://a.com:8080/x                | com.a:8080/x
           http://1.2.3.4/x                     | http://1.2.3.4/x                   | 1.2.3.4/x
-          http://010.0.0.1/                    | http://10.0.0.1/                   | 10.0.0.1
+          http://010.0.0.1/                    | http://8.0.0.1/                    | 8.0.0.1
           http://[2001:DB8:0:0::1]:8080/       | http://[2001:db8::1]:8080/         | [2001:db8::1]:8080
           https://[::1]/a                      | https://[::1]/a                    | [::1]:s/a
           http://bücher.de/ä                   | http://xn--bcher-kva.de/%C3%A4     | de.xn--bcher-kva/%C3%A4
@@ -71,7 +71,7 @@ class WebUrlTest {
           http://exa mple.com/        | BAD_HOST
           http://a.com:99999/         | BAD_PORT
           http://a.com:x/             | BAD_PORT
-          http://1.2.3/               | BAD_HOST
+          http://1.2.3.4.5/           | BAD_HOST
           http://1.2.3.256/           | BAD_HOST
           http://[zz]/                | BAD_HOST
           http://[::1                 | BAD_HOST
@@ -412,6 +412,10 @@ class WebUrlTest {
           http://XN--BCHER-KVA.DE/    | http://xn--bcher-kva.de/              | de.xn--bcher-kva
           http://BÜCHER.de/           | http://xn--bcher-kva.de/              | de.xn--bcher-kva
           http://xn--fa-hia.de/       | http://xn--fa-hia.de/                 | de.xn--fa-hia
+          http://faß.de/              | http://xn--fa-hia.de/                 | de.xn--fa-hia
+          http://STRAßE.de/x          | http://xn--strae-oqa.de/x             | de.xn--strae-oqa/x
+          http://βόλος.com/           | http://xn--nxasmm1c.com/              | com.xn--nxasmm1c
+          http://ΒΌΛΟΣ.com/           | http://xn--nxasmq6b.com/              | com.xn--nxasmq6b
           http://☃.net/               | http://xn--n3h.net/                   | net.xn--n3h
           http://例え.テスト/           | http://xn--r8jz45g.xn--zckzah/        | xn--zckzah.xn--r8jz45g
           http://a.com。b/             | http://a.com.b/                       | b.com.a
@@ -430,7 +434,7 @@ class WebUrlTest {
       textBlock =
           """
           http://[::1]/                    | http://[::1]/                    | [::1]
-          http://[::FFFF:1.2.3.4]/x        | http://1.2.3.4/x                 | 1.2.3.4/x
+          http://[::FFFF:1.2.3.4]/x        | http://[::ffff:102:304]/x        | [::ffff:102:304]/x
           http://[2001:db8:0:0:0:0:0:1]/   | http://[2001:db8::1]/            | [2001:db8::1]
           http://[2001:db8::1]:443/        | http://[2001:db8::1]:443/        | [2001:db8::1]:443
           https://[2001:db8::1]:443/       | https://[2001:db8::1]/           | [2001:db8::1]:s
@@ -476,6 +480,9 @@ class WebUrlTest {
           https://a.com:80/      | https://a.com:80/      | com.a:80s
           http://a.com:443/      | http://a.com:443/      | com.a:443
           https://a.com:00443/x  | https://a.com/x        | com.a:s/x
+          http://a.com:0/        | http://a.com:0/        | com.a:0
+          http://a.com:00080/    | http://a.com/          | com.a
+          http://a.com:0000000000000000000008080/ | http://a.com:8080/ | com.a:8080
           """)
   void ports(String raw, String normalised, String key) throws Exception {
     WebUrl url = WebUrl.parse(raw);
@@ -487,7 +494,6 @@ class WebUrlTest {
   @ParameterizedTest(name = "[{index}] {0}")
   @ValueSource(
       strings = {
-        "http://a.com:0/",
         "http://a.com:65536/",
         "http://a.com:99999/",
         "http://a.com:+80/",
