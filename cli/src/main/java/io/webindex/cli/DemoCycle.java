@@ -41,7 +41,7 @@ import org.apache.hadoop.util.ToolRunner;
 final class DemoCycle {
   static final String BATCH_DUMP = "batch.tsv";
   static final String INCREMENTAL_DUMP = "incremental.tsv";
-  static final int INCONSISTENT = 1;
+  static final int INCONSISTENT = ExitCodes.INCONSISTENT;
   static final int ANSWER_LIMIT = 10;
 
   private final EmbeddedAccumulo accumulo;

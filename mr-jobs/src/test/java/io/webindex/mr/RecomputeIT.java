@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.exit.ExitStatus;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.DumpFormat;
@@ -314,7 +315,7 @@ class RecomputeIT extends AccumuloITBase {
     // the work directory lies below a regular file: the first job cannot write its output
     Path blocker = Files.writeString(tmp.resolve("blocker"), "");
     Result r = recompute("-D", "webindex.work.dir=" + blocker.toUri() + "/work", "--run", "broken");
-    assertEquals(1, r.exit(), r.stdout());
+    assertEquals(ExitStatus.INTERNAL, r.exit(), r.stdout());
     RunRecord rec = rec("broken");
     assertEquals(RunRecord.Status.FAILED, rec.status());
     assertFalse(rec.message().isEmpty(), "says what failed");

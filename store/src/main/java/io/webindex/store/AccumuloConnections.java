@@ -1,8 +1,11 @@
 package io.webindex.store;
 
 import io.webindex.core.config.WebindexConfig;
-import org.apache.accumulo.core.client.AccumuloException;
-import org.apache.accumulo.core.client.AccumuloSecurityException;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.accumulo.core.client.ClientConfiguration;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.ZooKeeperInstance;
@@ -43,7 +46,8 @@ public final class AccumuloConnections {
         cfg.accumuloInstance(),
         cfg.zookeepers(),
         cfg.accumuloUser(),
-        new PasswordToken(cfg.accumuloPassword().value()));
+        new PasswordToken(cfg.accumuloPassword().value()),
+        Duration.ofSeconds(cfg.connectTimeoutSeconds()));
   }
 
   /**
@@ -55,21 +59,50 @@ public final class AccumuloConnections {
    */
   public static Connector connect(
       String instance, String zookeepers, String user, PasswordToken password) {
+    return connect(instance, zookeepers, user, password, DEFAULT_TIMEOUT);
+  }
+
+  /** How long a connection waits for ZooKeeper and the tablet servers unless configured. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+  /**
+   * As {@link #connect(String, String, String, PasswordToken)}, waiting at most {@code timeout}:
+   * Accumulo's client retries an unreachable ZooKeeper or absent tablet servers for ever.
+   *
+   * @throws StoreUnavailableException when Accumulo does not answer within {@code timeout}
+   */
+  public static Connector connect(
+      String instance, String zookeepers, String user, PasswordToken password, Duration timeout) {
     ClientConfiguration cc =
         ClientConfiguration.create().withInstance(instance).withZkHosts(zookeepers);
+    FutureTask<Connector> connecting =
+        new FutureTask<>(() -> new ZooKeeperInstance(cc).getConnector(user, password));
+    Thread t = new Thread(connecting, "accumulo-connect");
+    t.setDaemon(true);
+    t.start();
+    String what = "Accumulo instance '" + instance + "' at " + zookeepers + " as " + user;
     try {
-      return new ZooKeeperInstance(cc).getConnector(user, password);
-    } catch (AccumuloException | AccumuloSecurityException | RuntimeException e) {
-      throw new StoreException(
-          "cannot connect to Accumulo instance '"
-              + instance
-              + "' at "
-              + zookeepers
-              + " as "
-              + user
-              + ": "
-              + e.getMessage(),
+      return connecting.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      connecting.cancel(true);
+      throw new StoreUnavailableException(
+          what
+              + " did not answer within "
+              + timeout.toSeconds()
+              + " s (ZooKeeper unreachable, or no tablet server up; "
+              + WebindexConfig.CONNECT_TIMEOUT
+              + " sets the wait)",
           e);
+    } catch (InterruptedException e) {
+      connecting.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("interrupted while connecting to " + what, e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      String m = "cannot connect to " + what + ": " + c.getMessage();
+      throw Failures.isTransient(c)
+          ? new StoreUnavailableException(m, c)
+          : new StoreException(m, c);
     }
   }
 }
