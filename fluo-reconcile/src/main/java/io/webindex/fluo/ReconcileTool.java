@@ -17,9 +17,9 @@ import java.util.Set;
  *     --webindex-conf FILE --run ID [--embedded] [--wait SECONDS]
  * </pre>
  *
- * Exit status: 0 switched (or already served), 2 refused before the switch, 3 waiting for
- * the application's oracle and workers or Accumulo unavailable (run it again: it resumes), 4
- * an unexpected failure ({@link io.webindex.core.exit.ExitStatus}).
+ * Exit status: 0 switched (or already served), 2 refused before the switch, 3 waiting for the
+ * application's oracle and workers or Accumulo unavailable (run it again: it resumes), 4 an
+ * unexpected failure ({@link io.webindex.core.exit.ExitStatus}).
  */
 public final class ReconcileTool extends CutoverTool {
   public ReconcileTool() {
