@@ -167,7 +167,10 @@ final class DemoCycle {
 
   /** Serves the live table (fluo-init made it the served one) and the report until Ctrl-C. */
   private void serve() throws Exception {
-    WebOptions web = WebOptions.local(options.port()).withChecksDir(options.out());
+    // a throw-away instance on loopback, its password in a temp directory: its operator sees the
+    // detail (run messages, the health panel) without authentication; `serve` never does
+    WebOptions web =
+        WebOptions.local(options.port()).withChecksDir(options.out()).withOpenDetail(true);
     try (FluoStateProbe fluo = new FluoStateProbe(cfg);
         WebServer server = WebServer.start(web, conn, cfg, fluo)) {
       ServeCommand.serveUntilStopped(server, ctx);
