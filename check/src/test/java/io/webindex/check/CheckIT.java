@@ -682,13 +682,16 @@ class CheckIT extends AccumuloITBase {
     assertTrue(
         down[1].startsWith("check: Accumulo instance '" + instanceName() + "' at 127.0.0.1:"),
         down[1]);
-    assertTrue(down[1].contains("did not answer within 2 s"), down[1]);
+    assertTrue(down[1].contains(": no ZooKeeper answers (127.0.0.1:" + closed + ": "), down[1]);
     assertTrue(down[1].contains("run the same again later"), down[1]);
     assertTrue(seconds < 30, "bounded by the connect timeout, took " + seconds + " s");
 
     String[] wrong = checkTool("webindex.accumulo.instance", "no_such_instance");
     assertEquals(Integer.toString(CheckTool.USAGE), wrong[0], wrong[1]);
     assertTrue(wrong[1].contains("no_such_instance"), wrong[1]);
+    String[] typo = checkTool("webindex.accumulo.zookeepers", "no-such-zk-host.invalid:2181");
+    assertEquals(Integer.toString(CheckTool.USAGE), typo[0], typo[1]);
+    assertTrue(typo[1].contains("unknown ZooKeeper host no-such-zk-host.invalid"), typo[1]);
     assertFalse(Files.exists(tmp.resolve("unreached")), "no report: nothing was compared");
   }
 
