@@ -47,6 +47,16 @@ public final class Failures {
           "org.apache.hadoop.ipc.StandbyException",
           "org.apache.hadoop.hdfs.server.namenode.SafeModeException");
 
+  /**
+   * Accumulo's refusals (checked exceptions, not {@link StoreException}): the operator's to fix.
+   */
+  private static final Set<String> REFUSAL_TYPES =
+      Set.of(
+          "org.apache.accumulo.core.client.AccumuloSecurityException",
+          "org.apache.accumulo.core.client.TableNotFoundException",
+          "org.apache.accumulo.core.client.TableExistsException",
+          "org.apache.accumulo.core.client.NamespaceNotFoundException");
+
   private Failures() {}
 
   /** The exit status for {@code e} thrown out of a command or a Tool. */
@@ -57,7 +67,8 @@ public final class Failures {
     if (e instanceof IllegalArgumentException
         || e instanceof StoreException
         || e instanceof IOException
-        || e instanceof UncheckedIOException) {
+        || e instanceof UncheckedIOException
+        || REFUSAL_TYPES.contains(e.getClass().getName())) {
       return ExitStatus.USAGE;
     }
     return ExitStatus.INTERNAL;

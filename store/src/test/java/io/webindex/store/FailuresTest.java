@@ -65,6 +65,10 @@ class FailuresTest {
       new NoSuchFileException("/etc/webindex/webindex.properties"),
       new UncheckedIOException(new AccessDeniedException("/var/webindex")),
       new IOException("Mkdirs failed to create /x"),
+      new org.apache.accumulo.core.client.TableNotFoundException(null, "t", "no such table"),
+      new org.apache.accumulo.core.client.AccumuloSecurityException(
+          "webindex",
+          org.apache.accumulo.core.client.impl.thrift.SecurityErrorCode.PERMISSION_DENIED),
     };
     for (Throwable t : usage) {
       assertEquals(ExitStatus.USAGE, Failures.exitStatus(t), t.toString());
