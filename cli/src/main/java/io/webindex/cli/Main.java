@@ -62,7 +62,14 @@ public final class Main {
     List<String> list = new ArrayList<>(Arrays.asList(args));
     boolean verbose = takeVerbose(list);
     quietLogs(verbose);
-    int status = run(list, Cli.standard());
+    int status;
+    try {
+      status = run(list, Cli.standard());
+    } catch (Throwable e) { // an Error out of memory, say: never the JVM's 1, which is a verdict
+      log.error("unexpected failure", e);
+      System.err.println("webindex: unexpected failure: " + e);
+      status = FAILED;
+    }
     System.exit(status);
   }
 
