@@ -259,10 +259,12 @@ public final class CheckRunner {
               boundaries(run.table(), actualTable),
               out,
               samplesPerKind);
+      Jobs.label(job, "check", run.runId(), "check");
       try {
         Jobs.run(job, new Path(dir, "task-errors"), beforeSubmit);
       } catch (Jobs.JobFailed e) {
-        throw new StoreException("the check job failed: " + e.getMessage(), e);
+        // not the operator's to fix by changing the command: an internal failure (exit 4)
+        throw new IllegalStateException("the check job failed: " + e.getMessage(), e);
       }
       CheckJob.addCounters(job, acc);
       Path samples = new Path(out, CheckJob.OUT_SAMPLES);

@@ -7,6 +7,7 @@ import io.webindex.check.report.CheckReportJson;
 import io.webindex.core.args.Args;
 import io.webindex.core.args.ArgsException;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.exit.ExitStatus;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.JobSecrets;
 import io.webindex.store.RawPageStore;
@@ -15,9 +16,9 @@ import io.webindex.store.RunRegistry;
 import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.ToolMain;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,14 +35,14 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
 
 /**
  * {@code check}: compares a batch run's table with the Fluo-maintained table and checks both
  * tables' invariants; writes {@code check.json} and {@code check.html}, prints a summary; exit
- * status 0 iff consistent, 1 if not, 2 for a usage or configuration error (or a live side that did
- * not settle). {@code --served} instead of {@code --actual TABLE} compares with the table the
- * served pointer names (for a scheduler, which cannot know it in advance); without {@code
+ * status ({@link ExitStatus}) 0 iff consistent, 1 if not, 2 for a usage or configuration error, 3
+ * when Accumulo or the live side is unavailable for now (a live side that did not settle), 4 for
+ * anything unexpected. {@code --served} instead of {@code --actual TABLE} compares with the table
+ * the served pointer names (for a scheduler, which cannot know it in advance); without {@code
  * --applied} it also learns which batch the application that maintains it has applied, once no work
  * of it is in flight (waiting up to {@code --settle} seconds), and skips what batches newer than
  * the snapshot changed; an {@code --out} with a scheme ({@code hdfs:///…}) is written through
@@ -54,8 +55,8 @@ import org.apache.hadoop.util.ToolRunner;
  * </pre>
  */
 public final class CheckTool extends Configured implements Tool {
-  public static final int INCONSISTENT = 1;
-  public static final int USAGE = 2;
+  public static final int INCONSISTENT = ExitStatus.INCONSISTENT;
+  public static final int USAGE = ExitStatus.USAGE;
 
   /** An {@code --out} with a scheme (hdfs://…, file:/…) is written through Hadoop. */
   private static final Pattern HADOOP_URI = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/.*");
@@ -71,7 +72,7 @@ public final class CheckTool extends Configured implements Tool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new Configuration(), new CheckTool(), args));
+    ToolMain.exit("check", new CheckTool(), args);
   }
 
   static String usage() {
@@ -84,10 +85,12 @@ public final class CheckTool extends Configured implements Tool {
     try {
       JobSecrets.refuse(getConf());
       return parseAndRun(args);
-    } catch (IllegalArgumentException | UncheckedIOException | StoreException e) {
-      System.err.println("check: " + e.getMessage());
-      System.err.println(usage());
-      return USAGE;
+    } catch (Exception e) {
+      int status = ToolMain.fail("check", e, System.err);
+      if (e instanceof IllegalArgumentException) {
+        System.err.println(usage());
+      }
+      return status;
     }
   }
 

@@ -437,9 +437,10 @@ class CheckIT extends AccumuloITBase {
     assertEquals(List.of(), checkDirs(workDir));
 
     connector().tableOperations().offline(live.table(), true);
-    StoreException failed =
+    // a failed job is an internal failure (exit status 4), not a refusal the command line fixes
+    IllegalStateException failed =
         assertThrows(
-            StoreException.class,
+            IllegalStateException.class,
             () -> runner.run(truth, live.table(), 2, CheckRunner.Mode.MAPREDUCE));
     assertTrue(failed.getMessage().contains("offline"), failed.getMessage());
     assertTrue(failed.getMessage().contains("task attempt_"), failed.getMessage());
@@ -453,6 +454,11 @@ class CheckIT extends AccumuloITBase {
       assertFalse(jobXml.contains(ROOT_PASSWORD), "the job's configuration carries the password");
       assertFalse(jobXml.contains("accumulo.password"), jobXml);
       assertEquals(List.of(), JobSecrets.secretKeys(job.getConfiguration()));
+      // named and tagged by its run, so `yarn application -list -appTags` finds it
+      assertEquals("webindex check truth: check", job.getJobName());
+      assertEquals(
+          List.of("webindex", "webindex-run-truth", "webindex-check"),
+          List.copyOf(job.getConfiguration().getTrimmedStringCollection("mapreduce.job.tags")));
       assertEquals(
           ROOT_PASSWORD,
           new String(
@@ -619,6 +625,74 @@ class CheckIT extends AccumuloITBase {
     assertTrue(said.contains("needs the Fluo engine"), said);
     assertTrue(said.contains("webindex-fluo-jobs-<version>-job.jar"), said);
     assertFalse(Files.exists(tmp.resolve("live-report")), "no report: nothing was compared");
+  }
+
+  /** CheckTool's exit status and stderr with Hadoop properties {@code props} (key, value, …). */
+  private String[] checkTool(String... props) throws Exception {
+    Configuration conf = new Configuration();
+    for (int i = 0; i < props.length; i += 2) {
+      conf.set(props[i], props[i + 1]);
+    }
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    int status;
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      status =
+          ToolRunner.run(
+              conf,
+              new CheckTool(new PrintStream(new ByteArrayOutputStream())),
+              new String[] {
+                "--webindex-conf",
+                confFile.toString(),
+                "--run",
+                "any",
+                "--actual",
+                "any_table",
+                "--out",
+                tmp.resolve("unreached").toString()
+              });
+    } finally {
+      System.setErr(stderr);
+    }
+    return new String[] {Integer.toString(status), err.toString(StandardCharsets.UTF_8)};
+  }
+
+  /**
+   * A check that cannot reach Accumulo is a transient failure (exit status 3: retry later), never
+   * the verdict INCONSISTENT (1) nor a usage error; an instance name that does not exist is a
+   * configuration error (2). One line on stderr each, no report written.
+   */
+  @Test
+  void anUnreachableAccumuloIsTransientNotAVerdict() throws Exception {
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = s.getLocalPort(); // nothing listens there once it is closed
+    }
+    long t0 = System.nanoTime();
+    String[] down =
+        checkTool(
+            "webindex.accumulo.zookeepers",
+            "127.0.0.1:" + closed,
+            "webindex.accumulo.connect.timeout",
+            "2");
+    long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
+    assertEquals(Integer.toString(io.webindex.core.exit.ExitStatus.TRANSIENT), down[0], down[1]);
+    assertEquals(1, down[1].lines().count(), down[1]);
+    assertTrue(
+        down[1].startsWith("check: Accumulo instance '" + instanceName() + "' at 127.0.0.1:"),
+        down[1]);
+    assertTrue(down[1].contains(": no ZooKeeper answers (127.0.0.1:" + closed + ": "), down[1]);
+    assertTrue(down[1].contains("run the same again later"), down[1]);
+    assertTrue(seconds < 30, "bounded by the connect timeout, took " + seconds + " s");
+
+    String[] wrong = checkTool("webindex.accumulo.instance", "no_such_instance");
+    assertEquals(Integer.toString(CheckTool.USAGE), wrong[0], wrong[1]);
+    assertTrue(wrong[1].contains("no_such_instance"), wrong[1]);
+    String[] typo = checkTool("webindex.accumulo.zookeepers", "no-such-zk-host.invalid:2181");
+    assertEquals(Integer.toString(CheckTool.USAGE), typo[0], typo[1]);
+    assertTrue(typo[1].contains("unknown ZooKeeper host no-such-zk-host.invalid"), typo[1]);
+    assertFalse(Files.exists(tmp.resolve("unreached")), "no report: nothing was compared");
   }
 
   /** The tables of the cluster whose names say they are the files check's clones. */

@@ -36,8 +36,9 @@ final class CheckCommand implements Command {
         incount = inlinks columns, one t: row and one rank per seen URI with its incount, no
         orphans). Cells that batches newer than the run's snapshot (up to A) may have changed are
         skipped, not reported. Writes DIR/check.json and DIR/check.html and prints a summary.
-        Exit status: 0 consistent, 1 inconsistent, 2 a usage or configuration error, or a live
-        side that did not settle (--served).
+        Exit status: 0 consistent, 1 inconsistent (only these two are verdicts), 2 a usage or
+        configuration error, 3 unavailable for now (Accumulo unreachable, no oracle runs, the live
+        side did not settle: run it again later), 4 an unexpected failure.
 
           --run ID       the batch run to compare against
           --actual TABLE the Fluo-maintained query table
@@ -60,7 +61,7 @@ final class CheckCommand implements Command {
           --fluo         also compare the Fluo table (of the application maintaining the served
                          table) with the run's Fluo seed; needs the application to have applied
                          exactly the run's batches, and its oracle running (without one it
-                         stops at once, exit status 2, naming what to start)
+                         stops at once, exit status 3, naming what to start)
           --embedded     with --fluo: run the application's oracle in this process
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)

@@ -40,7 +40,7 @@ import org.apache.hadoop.util.ToolRunner;
 final class DemoCycle {
   static final String BATCH_DUMP = "batch.tsv";
   static final String INCREMENTAL_DUMP = "incremental.tsv";
-  static final int INCONSISTENT = 1;
+  static final int INCONSISTENT = ExitCodes.INCONSISTENT;
   static final int ANSWER_LIMIT = 10;
 
   private final EmbeddedAccumulo accumulo;
@@ -166,7 +166,10 @@ final class DemoCycle {
 
   /** Serves the live table (fluo-init made it the served one) and the report until Ctrl-C. */
   private void serve() throws Exception {
-    WebOptions web = WebOptions.local(options.port()).withChecksDir(options.out());
+    // a throw-away instance on loopback, its password in a temp directory: its operator sees the
+    // detail (run messages, the health panel) without authentication; `serve` never does
+    WebOptions web =
+        WebOptions.local(options.port()).withChecksDir(options.out()).withOpenDetail(true);
     try (FluoStateProbe fluo = new FluoStateProbe(cfg);
         WebServer server = WebServer.start(web, conn, cfg, fluo)) {
       ServeCommand.serveUntilStopped(server, ctx);

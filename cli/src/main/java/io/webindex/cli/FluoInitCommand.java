@@ -49,8 +49,8 @@ final class FluoInitCommand implements Command {
           --conf FILE   webindex configuration (default: conf/webindex.properties, else the
                         running `bin/webindex dev` instance)
 
-        exit status: 0 done, 2 refused or failed (nothing served changed), 3 waiting for the
-        application's oracle and workers
+        exit status: 0 done, 2 refused (nothing served changed), 3 waiting for the
+        application's oracle and workers, or Accumulo unavailable (run it again later)
         """;
   }
 

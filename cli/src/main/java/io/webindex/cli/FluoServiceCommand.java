@@ -64,8 +64,8 @@ final class FluoServiceCommand implements Command {
             --conf FILE              webindex configuration (default: conf/webindex.properties,
                                      else the running `bin/webindex dev` instance)
 
-          exit status: 2 refused (bad options, the --app application is not initialised); stopped by
-          Ctrl-C or SIGTERM, 130 or 143 once the worker stopped
+          exit status: 2 refused (bad options, the --app application is not initialised), 3 Accumulo
+          unavailable; stopped by Ctrl-C or SIGTERM, 130 or 143 once the worker stopped
           """;
     }
     return """
@@ -84,8 +84,8 @@ final class FluoServiceCommand implements Command {
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)
 
-        exit status: 2 refused (bad options, the --app application is not initialised); stopped by
-        Ctrl-C or SIGTERM, 130 or 143 once the oracle stopped
+        exit status: 2 refused (bad options, the --app application is not initialised), 3 Accumulo
+        unavailable; stopped by Ctrl-C or SIGTERM, 130 or 143 once the oracle stopped
         """;
   }
 

@@ -8,13 +8,8 @@ import io.webindex.cli.bench.BenchCommand;
 import io.webindex.cli.bench.BenchWebCommand;
 import io.webindex.cli.bench.GenCommand;
 import io.webindex.core.args.ArgsException;
-import io.webindex.store.StoreException;
-import java.io.IOException;
+import io.webindex.store.Failures;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,9 +22,12 @@ import org.slf4j.LoggerFactory;
  * {@code bin/webindex}: dispatches to the {@link Command}s. The only place that calls {@code
  * System.exit}.
  *
- * <p>Exit status ({@link ExitCodes}): 0 success; 2 an error the operator can fix (bad arguments,
- * missing configuration, a missing table, Accumulo refusing, an unreadable file), reported as one
- * line {@code webindex: <message>} on stderr; 1 an unexpected failure, logged with its stack trace.
+ * <p>Exit status ({@link ExitCodes}, the same as the Tools': {@link
+ * io.webindex.core.exit.ExitStatus}, failures mapped by {@link Failures}): 0 success; 1 only the
+ * verdict INCONSISTENT of check and demo; 2 an error the operator can fix (bad arguments, missing
+ * configuration, a missing table, Accumulo refusing, an unreadable file) and 3 unavailable for now
+ * (Accumulo, ZooKeeper or a Fluo service unreachable, a time-out), each reported as one line {@code
+ * webindex: <message>} on stderr; 4 an unexpected failure, logged with its stack trace.
  */
 public final class Main {
   private static final Logger log = LoggerFactory.getLogger(Main.class);
@@ -63,12 +61,16 @@ public final class Main {
 
   public static void main(String[] args) {
     List<String> list = new ArrayList<>(Arrays.asList(args));
-    boolean verbose = !list.isEmpty() && VERBOSE.contains(list.get(0));
-    if (verbose) {
-      list.remove(0);
-    }
+    boolean verbose = takeVerbose(list);
     quietLogs(verbose);
-    int status = run(list, Cli.standard());
+    int status;
+    try {
+      status = run(list, Cli.standard());
+    } catch (Throwable e) { // an Error out of memory, say: never the JVM's 1, which is a verdict
+      log.error("unexpected failure", e);
+      System.err.println("webindex: unexpected failure: " + e);
+      status = FAILED;
+    }
     System.exit(status);
   }
 
@@ -76,6 +78,26 @@ public final class Main {
 
   /** The system property with which log4j reads an operator's own log configuration. */
   static final String LOG_CONFIGURATION_PROPERTY = "log4j.configuration";
+
+  /**
+   * Removes {@code -v} / {@code --verbose} from anywhere in {@code args} (before or after the
+   * command name, among its options) and says whether there was one. No command has an option of
+   * that name; an argument after {@code --} is left alone.
+   */
+  static boolean takeVerbose(List<String> args) {
+    boolean verbose = false;
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--")) {
+        break;
+      }
+      if (VERBOSE.contains(a)) {
+        args.remove(i--);
+        verbose = true;
+      }
+    }
+    return verbose;
+  }
 
   /**
    * Results go to stdout and the commands' own progress to stderr; webindex's log lines only with
@@ -105,7 +127,9 @@ public final class Main {
 
   /** As {@link #run(List, Cli)} with a given command set (tests). */
   static int run(List<String> args, Cli ctx, List<Command> commands) {
-    int status = dispatch(args, ctx, commands);
+    List<String> list = new ArrayList<>(args);
+    takeVerbose(list); // main set the log levels; here it is only taken off the command line
+    int status = dispatch(list, ctx, commands);
     ctx.out().flush();
     ctx.err().flush();
     return status;
@@ -141,19 +165,21 @@ public final class Main {
       return c.run(split.rest(), ctx);
     } catch (UsageException | ArgsException e) {
       return userError(ctx, e.getMessage() + " (see bin/webindex help " + c.name() + ")");
-    } catch (StoreException | IllegalArgumentException e) {
-      return userError(ctx, e.getMessage());
-    } catch (UncheckedIOException e) {
-      return userError(ctx, describe(e));
-    } catch (IOException e) {
-      return userError(ctx, describe(e));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return userError(ctx, "interrupted");
     } catch (Exception | LinkageError | AssertionError e) {
-      log.error("unexpected failure of `{}`", c.name(), e);
-      ctx.err().println("webindex: unexpected failure of " + c.name() + ": " + e);
-      return FAILED;
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      int status = Failures.exitStatus(e);
+      if (status == FAILED) {
+        log.error("unexpected failure of `{}`", c.name(), e);
+        ctx.err().println("webindex: unexpected failure of " + c.name() + ": " + e);
+        return FAILED;
+      }
+      String advice = Failures.advice(status);
+      ctx.err()
+          .println(
+              "webindex: " + Failures.describe(e) + (advice.isEmpty() ? "" : " (" + advice + ")"));
+      return status;
     }
   }
 
@@ -193,7 +219,8 @@ public final class Main {
     sb.append(
         """
 
-        -v before the command (bin/webindex -v recompute ...) also shows webindex's log lines.
+        -v anywhere on the command line (bin/webindex -v recompute ..., or after the command)
+        also shows webindex's log lines.
         Commands that read Accumulo take --conf FILE; without it they use
         conf/webindex.properties (in $WEBINDEX_CONF_DIR when set), else the connection file of a
         running `bin/webindex dev` (work/dev/webindex.properties). Commands that run Hadoop
@@ -206,26 +233,5 @@ public final class Main {
     PrintWriter err = ctx.err();
     err.println("webindex: " + message);
     return USER_ERROR;
-  }
-
-  private static String describe(UncheckedIOException e) {
-    IOException cause = e.getCause();
-    // new UncheckedIOException(cause) has the cause's toString as its message: say it better
-    return cause != null && cause.toString().equals(e.getMessage())
-        ? describe(cause)
-        : e.getMessage();
-  }
-
-  private static String describe(IOException e) {
-    if (e instanceof NoSuchFileException f) {
-      return "no such file: " + f.getFile();
-    }
-    if (e instanceof AccessDeniedException f) {
-      return "permission denied: " + f.getFile();
-    }
-    if (e instanceof FileSystemException f && f.getReason() != null) {
-      return f.getFile() + ": " + f.getReason();
-    }
-    return e.getMessage() == null ? e.toString() : e.getMessage();
   }
 }

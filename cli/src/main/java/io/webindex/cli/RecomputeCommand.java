@@ -46,9 +46,10 @@ final class RecomputeCommand implements Command {
           --json          print the run record as JSON (as the web application's /api/v1/runs)
                           instead of the summary
 
-        Exit status: 0 done; 1 a job or the import failed (recorded as FAILED, its table dropped);
-        2 a usage or configuration error, missing input, a missing or incomplete batch <= S, or an
-        existing run (RUNNING without --restart, or SUCCEEDED) or table.
+        Exit status: 0 done; 2 a usage or configuration error, missing input, no page accepted, a
+        missing or incomplete batch <= S, or an existing run (RUNNING without --restart, or
+        SUCCEEDED) or table; 3 Accumulo or HDFS unavailable; 4 a job or the import failed
+        (recorded as FAILED, its table dropped).
         On a cluster run the same tool with `hadoop jar` (docs/recompute.md).
         """;
   }

@@ -48,8 +48,8 @@ final class ReconcileCommand implements Command {
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)
 
-        exit status: 0 switched (or already served), 2 refused or failed before the switch,
-        3 waiting for the application's oracle and workers
+        exit status: 0 switched (or already served), 2 refused before the switch, 3 waiting for
+        the application's oracle and workers, or Accumulo unavailable (run it again later)
         """;
   }
 

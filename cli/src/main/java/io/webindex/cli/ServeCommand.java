@@ -2,11 +2,11 @@ package io.webindex.cli;
 
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.files.SecretFiles;
 import io.webindex.store.StopOnSignal;
 import io.webindex.web.WebOptions;
 import io.webindex.web.WebServer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -117,7 +117,8 @@ final class ServeCommand implements Command {
       String password;
       if (args.value("auth-password-file").isPresent()) {
         Path f = ctx.userPath(args.value("auth-password-file").get());
-        password = Files.readString(f, StandardCharsets.UTF_8).strip();
+        // refused when group or others may read or write it, like the Accumulo password file
+        password = SecretFiles.read(f, "--auth-password-file");
       } else {
         password = System.getenv(PASSWORD_ENV);
       }

@@ -48,7 +48,7 @@ final class StatusCommand implements Command {
                         web application's /api/v1/health (docs/web.md)
 
         Exit status: 0 the state was read (whatever it says); 2 a configuration error or
-        Accumulo cannot be read.
+        Accumulo refuses; 3 Accumulo unavailable.
         """;
   }
 

@@ -48,7 +48,12 @@ class CliIT extends AccumuloITBase {
   @BeforeAll
   static void writeConfAndWorkedExample() throws IOException {
     home = Files.createTempDirectory(clusterDir(), "home-");
-    Path password = home.resolve("accumulo.password");
+    // a password file is private to its owner (group or others may not read it: refused)
+    Path password =
+        Files.createFile(
+            home.resolve("accumulo.password"),
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
     Files.writeString(password, ROOT_PASSWORD + "\n");
     conf = home.resolve("it.properties");
     Files.writeString(

@@ -125,8 +125,9 @@ class FluoServicesIT extends AccumuloITBase {
     assertTrue(
         unknown.err().contains("Fluo application nope is not initialised"), unknown.toString());
 
-    // without an oracle, load refuses and names the command that starts one
-    Run refused = status(2, "load");
+    // without an oracle, load stops (transient: exit 3, run it again once one runs) and names the
+    // command that starts one
+    Run refused = status(ExitCodes.TRANSIENT, "load");
     assertTrue(refused.err().contains("bin/webindex fluo-oracle"), refused.err());
 
     ServiceProcesses.Child oracle0 = start("oracle0", "fluo-oracle");
@@ -322,7 +323,9 @@ class FluoServicesIT extends AccumuloITBase {
     // serve's probe gives up after 3 s: too short for a busy test machine, where each new probe
     // opens its first Fluo client; the values are the same
     try (FluoStateProbe probe = new FluoStateProbe(cfg, Duration.ofSeconds(30));
-        WebServer server = WebServer.start(WebOptions.local(0), user, cfg, probe)) {
+        // the overview is operational detail: shown as to an authenticated user
+        WebServer server =
+            WebServer.start(WebOptions.local(0).withOpenDetail(true), user, cfg, probe)) {
       HttpClient http = HttpClient.newHttpClient();
       HttpResponse<String> r =
           http.send(

@@ -238,9 +238,9 @@ class MainTest {
     }
   }
 
-  /** A command that fails unexpectedly: status 1, its stack trace logged, one line on stderr. */
+  /** A command that fails unexpectedly: status 4, its stack trace logged, one line on stderr. */
   @Test
-  void unexpectedFailuresExitOne() {
+  void unexpectedFailuresExitFour() {
     Command broken =
         new Command() {
           @Override
@@ -266,7 +266,7 @@ class MainTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status = Main.run(List.of("broken"), new Cli(home, out, err), List.of(broken));
-    assertEquals(1, status);
+    assertEquals(ExitCodes.FAILED, status, "a bug is never the verdict 1");
     assertEquals(0, out.size());
     assertEquals(
         "webindex: unexpected failure of broken: java.lang.IllegalStateException: a bug\n",
@@ -365,5 +365,82 @@ class MainTest {
     assertTrue(Main.customLogConfiguration(custom));
     custom.setProperty("log4j.configuration", " ");
     assertFalse(Main.customLogConfiguration(custom));
+  }
+
+  /** A command that throws {@code e}: its exit status and stderr. */
+  private Run failing(Throwable e) {
+    Command c =
+        new Command() {
+          @Override
+          public String name() {
+            return "flaky";
+          }
+
+          @Override
+          public String summary() {
+            return "fails";
+          }
+
+          @Override
+          public String usage() {
+            return "usage: bin/webindex flaky\n";
+          }
+
+          @Override
+          public int run(List<String> args, Cli ctx) throws Exception {
+            if (e instanceof Exception x) {
+              throw x;
+            }
+            throw (Error) e;
+          }
+        };
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(List.of("flaky"), new Cli(home, out, err), List.of(c));
+    return new Run(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void transientFailuresExitThreeWithOneLine() {
+    Run r =
+        failing(
+            new io.webindex.store.StoreUnavailableException(
+                "Accumulo instance 'i' at zk:2181 as u did not answer within 5 s"));
+    assertEquals(ExitCodes.TRANSIENT, r.status(), r.toString());
+    assertEquals(
+        "webindex: Accumulo instance 'i' at zk:2181 as u did not answer within 5 s"
+            + " (unavailable for now: run the same again later)\n",
+        r.err());
+    Run lost =
+        failing(
+            new StoreException(
+                "writing to table 't' failed",
+                new java.util.concurrent.TimeoutException("no answer")));
+    assertEquals(ExitCodes.TRANSIENT, lost.status(), lost.toString());
+    // a refusal stays a user error
+    assertUserError(failing(new StoreException("no table 't' in Accumulo")), "no table 't'");
+  }
+
+  @Test
+  void verboseIsTakenAnywhereOnTheCommandLine() {
+    for (List<String> line :
+        List.of(
+            List.of("-v", "query", "top", "--table", "t", "--limit", "0"),
+            List.of("query", "-v", "top", "--table", "t", "--limit", "0"),
+            List.of("query", "top", "--table", "t", "--limit", "0", "--verbose"),
+            List.of("query", "top", "--table", "t", "-v", "--limit", "0"))) {
+      java.util.List<String> args = new java.util.ArrayList<>(line);
+      assertTrue(Main.takeVerbose(args), line.toString());
+      assertEquals(List.of("query", "top", "--table", "t", "--limit", "0"), args);
+      // and the command sees no -v: the error is its own, not "unknown option -v"
+      assertUserError(Run.of(home, line.toArray(new String[0])), "between 1");
+    }
+    java.util.List<String> plain = new java.util.ArrayList<>(List.of("query", "top"));
+    assertFalse(Main.takeVerbose(plain));
+    assertEquals(List.of("query", "top"), plain);
+    java.util.List<String> quoted = new java.util.ArrayList<>(List.of("gen", "--", "-v"));
+    assertFalse(Main.takeVerbose(quoted), "after -- it is an argument");
+    assertEquals(List.of("gen", "--", "-v"), quoted);
   }
 }

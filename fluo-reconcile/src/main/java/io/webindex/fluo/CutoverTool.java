@@ -2,10 +2,10 @@ package io.webindex.fluo;
 
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.store.StoreException;
+import io.webindex.core.exit.ExitStatus;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.ToolMain;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Set;
 import org.apache.hadoop.conf.Configured;
@@ -14,13 +14,16 @@ import org.apache.hadoop.util.Tool;
 /** What {@link FluoInitTool} and {@link ReconcileTool} share: arguments, running, exit status. */
 abstract class CutoverTool extends Configured implements Tool {
   /** Exit status: done. */
-  public static final int OK = 0;
+  public static final int OK = ExitStatus.OK;
 
   /** Exit status: a usage error, or refused before anything served changed. */
-  public static final int REFUSED = 2;
+  public static final int REFUSED = ExitStatus.USAGE;
 
-  /** Exit status: the application waits for its oracle and workers; run again once they run. */
-  public static final int WAITING = 3;
+  /**
+   * Exit status: the application waits for its oracle and workers (transient); run again once they
+   * run.
+   */
+  public static final int WAITING = ExitStatus.TRANSIENT;
 
   protected final PrintWriter out;
   protected final PrintWriter err;
@@ -65,9 +68,8 @@ abstract class CutoverTool extends Configured implements Tool {
       WebindexConfig cfg = ToolConfig.load(getConf(), a, "webindex.mr.");
       Cutover.Result r = new Cutover(cfg, getConf(), err).run(options(cfg, a));
       return finish(cfg, r);
-    } catch (IllegalArgumentException | StoreException | UncheckedIOException e) {
-      err.println(name() + ": " + e.getMessage());
-      return REFUSED;
+    } catch (Exception e) {
+      return ToolMain.fail(name(), e, err);
     } finally {
       out.flush();
       err.flush();

@@ -2,13 +2,12 @@ package io.webindex.fluo;
 
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.ToolMain;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.util.ToolRunner;
 
 /**
  * {@code fluo-init}: start the configured Fluo application ({@code webindex.fluo.app}) from a batch
@@ -19,8 +18,9 @@ import org.apache.hadoop.util.ToolRunner;
  *     --webindex-conf FILE --run ID [--embedded] [--force] [--wait SECONDS]
  * </pre>
  *
- * Exit status: 0 done, 2 refused or failed (nothing served changed), 3 waiting for the
- * application's oracle and workers.
+ * Exit status ({@link io.webindex.core.exit.ExitStatus}): 0 done, 2 refused (nothing served
+ * changed), 3 waiting for the application's oracle and workers or Accumulo unavailable, 4 an
+ * unexpected failure.
  */
 public final class FluoInitTool extends CutoverTool {
   public FluoInitTool() {
@@ -34,7 +34,7 @@ public final class FluoInitTool extends CutoverTool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new Configuration(), new FluoInitTool(), args));
+    ToolMain.exit("fluo-init", new FluoInitTool(), args);
   }
 
   /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */

@@ -3,9 +3,8 @@ package io.webindex.fluo;
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.ToolMain;
 import java.io.PrintWriter;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.util.ToolRunner;
 
 /**
  * {@code fluo-oracle}: runs the oracle of a Fluo application until SIGTERM or Ctrl-C: of the
@@ -31,7 +30,7 @@ public final class FluoOracleTool extends FluoServiceTool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new Configuration(), new FluoOracleTool(), args));
+    ToolMain.exit("fluo-oracle", new FluoOracleTool(), args);
   }
 
   /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */

@@ -3,11 +3,10 @@ package io.webindex.fluo;
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.StopOnSignal;
-import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.ToolMain;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -89,9 +88,8 @@ abstract class FluoServiceTool extends Configured implements Tool {
         follow(cfg, a, stopped);
       }
       return OK;
-    } catch (IllegalArgumentException | StoreException | UncheckedIOException e) {
-      err.println(name() + ": " + e.getMessage());
-      return REFUSED;
+    } catch (Exception e) {
+      return ToolMain.fail(name(), e, err);
     } finally {
       if (signal != null) {
         signal.close();

@@ -2,7 +2,7 @@ package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.files.LocalFiles;
-import io.webindex.store.StoreException;
+import io.webindex.store.StoreUnavailableException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,8 +32,11 @@ public final class FluoSession implements AutoCloseable {
    */
   public static final int WORKER_THREADS = Math.min(4, Runtime.getRuntime().availableProcessors());
 
-  /** No oracle of the application runs: it cannot be opened without {@code --embedded}. */
-  public static final class NotRunning extends StoreException {
+  /**
+   * No oracle of the application runs: it cannot be opened without {@code --embedded}; transient,
+   * since the services may come up later.
+   */
+  public static final class NotRunning extends StoreUnavailableException {
     private static final long serialVersionUID = 1L;
 
     NotRunning(String app) {

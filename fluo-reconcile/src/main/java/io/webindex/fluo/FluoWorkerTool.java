@@ -3,11 +3,10 @@ package io.webindex.fluo;
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.ToolMain;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.util.ToolRunner;
 
 /**
  * {@code fluo-worker}: runs a worker of a Fluo application until SIGTERM or Ctrl-C: of the
@@ -33,7 +32,7 @@ public final class FluoWorkerTool extends FluoServiceTool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new Configuration(), new FluoWorkerTool(), args));
+    ToolMain.exit("fluo-worker", new FluoWorkerTool(), args);
   }
 
   /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */

@@ -4,6 +4,7 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
+import io.webindex.store.StoreUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import org.apache.accumulo.core.client.Connector;
@@ -26,8 +27,11 @@ public final class LiveSide {
   public record Settled(
       RunRegistry.Served served, String app, long applied, long pendingAtStart, Duration waited) {}
 
-  /** The live side did not settle within the bound: nothing can be compared yet. */
-  public static final class NotSettled extends StoreException {
+  /**
+   * The live side did not settle within the bound, or a cut-over changed the served table: nothing
+   * can be compared yet, the same check later may (transient).
+   */
+  public static final class NotSettled extends StoreUnavailableException {
     private static final long serialVersionUID = 1L;
 
     NotSettled(String message) {
@@ -47,7 +51,7 @@ public final class LiveSide {
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
     ServedState state = ServedState.read(registry, cfg);
     RunRegistry.Served served =
-        state.served().orElseThrow(() -> new NotSettled("no table is served yet"));
+        state.served().orElseThrow(() -> new StoreException("no table is served yet"));
     String app = state.app();
     Instant t0 = Instant.now();
     Instant until = t0.plus(max);

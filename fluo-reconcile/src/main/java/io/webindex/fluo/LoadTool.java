@@ -6,9 +6,9 @@ import io.webindex.store.AccumuloConnections;
 import io.webindex.store.StopOnSignal;
 import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.ToolMain;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,6 @@ import org.apache.accumulo.core.client.Connector;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
 
 /**
  * {@code load}: applies the raw-page batches newer than the served application's resume point
@@ -31,7 +30,8 @@ import org.apache.hadoop.util.ToolRunner;
  *     --webindex-conf FILE [--up-to S] [--rate N] [--watch SECONDS] [--embedded]
  * </pre>
  *
- * Exit status: 0 done (or stopped), 2 a usage error or no oracle of the application runs.
+ * Exit status ({@link io.webindex.core.exit.ExitStatus}): 0 done (or stopped), 2 a usage error, 3
+ * no oracle of the application runs or Accumulo is unavailable, 4 anything unexpected.
  */
 public final class LoadTool extends Configured implements Tool {
   /** What to load. */
@@ -60,7 +60,7 @@ public final class LoadTool extends Configured implements Tool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new Configuration(), new LoadTool(), args));
+    ToolMain.exit("load", new LoadTool(), args);
   }
 
   /** Where {@code --watch} learns that it should stop (default: {@link #requestStop()}). */
@@ -106,9 +106,8 @@ public final class LoadTool extends Configured implements Tool {
       }
       load(cfg, o);
       return 0;
-    } catch (IllegalArgumentException | StoreException | UncheckedIOException e) {
-      err.println("load: " + e.getMessage());
-      return 2;
+    } catch (Exception e) {
+      return ToolMain.fail("load", e, err);
     } finally {
       if (signal != null) {
         signal.close();

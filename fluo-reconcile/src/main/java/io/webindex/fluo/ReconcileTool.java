@@ -2,12 +2,11 @@ package io.webindex.fluo;
 
 import io.webindex.core.args.Args;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.ToolMain;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.util.ToolRunner;
 
 /**
  * {@code reconcile}: cut over to a batch run ({@link Cutover}, into the application {@code
@@ -18,8 +17,9 @@ import org.apache.hadoop.util.ToolRunner;
  *     --webindex-conf FILE --run ID [--embedded] [--wait SECONDS]
  * </pre>
  *
- * Exit status: 0 switched (or already served), 2 refused or failed before the switch, 3 waiting for
- * the application's oracle and workers (run it again once they run: it resumes).
+ * Exit status: 0 switched (or already served), 2 refused before the switch, 3 waiting for the
+ * application's oracle and workers or Accumulo unavailable (run it again: it resumes), 4 an
+ * unexpected failure ({@link io.webindex.core.exit.ExitStatus}).
  */
 public final class ReconcileTool extends CutoverTool {
   public ReconcileTool() {
@@ -37,7 +37,7 @@ public final class ReconcileTool extends CutoverTool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new Configuration(), new ReconcileTool(), args));
+    ToolMain.exit("reconcile", new ReconcileTool(), args);
   }
 
   /** Checks the arguments as {@link #run} would. @throws IllegalArgumentException if refused */

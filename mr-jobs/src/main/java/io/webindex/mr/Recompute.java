@@ -1,6 +1,7 @@
 package io.webindex.mr;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.read.ReadCounter;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
 import io.webindex.seed.FluoSeed;
@@ -70,7 +71,7 @@ final class Recompute {
     RawPageStore.Pending p = store.pending(-1);
     List<RawPageStore.Batch> ready = p.ready();
     if (ready.isEmpty() && p.waiting() == null) {
-      throw new UserError("no batches under " + store.batchesDir());
+      throw new UserError(store.noBatches());
     }
     long last = ready.isEmpty() ? -1 : ready.get(ready.size() - 1).seq();
     if (requested == null) {
@@ -189,10 +190,14 @@ final class Recompute {
       return Optional.of(record);
     } catch (Exception | Error e) {
       String what =
-          e instanceof StoreException || e instanceof Jobs.JobFailed
+          e instanceof StoreException || e instanceof Jobs.JobFailed || e instanceof UserError
               ? e.getMessage()
               : e.toString();
-      log.error("run {} failed: {}", runId, what, e instanceof Jobs.JobFailed ? null : e);
+      log.error(
+          "run {} failed: {}",
+          runId,
+          what,
+          e instanceof Jobs.JobFailed || e instanceof UserError ? null : e);
       if (tableMayExist) {
         try {
           BulkImport.dropIfExists(conn, table);
@@ -205,6 +210,9 @@ final class Recompute {
         registry.put(record.finish(RunRecord.Status.FAILED, Instant.now(), counters, what));
       } catch (RuntimeException recordFailed) {
         log.error("could not record run {} as FAILED: {}", runId, recordFailed.toString());
+      }
+      if (e instanceof UserError u) {
+        throw u; // the input's fault, not a failure of the run: exit status 2
       }
       System.err.println(
           "recompute: run " + runId + " FAILED: " + what + " (nothing served was touched)");
@@ -242,6 +250,17 @@ final class Recompute {
             tablets,
             SplitSampling.sampleEvery(conf, inputs, tablets));
     runJob(latest, "latest", counters, runDir);
+    if (counters.getOrDefault("read." + ReadCounter.PAGES.name(), 0L) == 0) {
+      // job 1 wrote no references, and job 2 would fail on its missing input
+      throw new UserError(
+          "no page accepted: "
+              + counters.getOrDefault("read." + ReadCounter.RECORDS.name(), 0L)
+              + " records, "
+              + counters.getOrDefault("read." + ReadCounter.REJECTED.name(), 0L)
+              + " rejected (samples in "
+              + new Path(latestOut, LatestJob.OUT_REJECTS)
+              + "; docs/input.md says what each reason means)");
+    }
 
     // the query table's split points, from the URIs job 1 sampled: job 2 writes the rows of
     // each tablet in one reducer
@@ -368,6 +387,8 @@ final class Recompute {
   private void runJob(Job job, String name, Map<String, Long> counters, Path runDir)
       throws Exception {
     Instant t0 = Instant.now();
+    // the work directory runs/<ID> is named after the run
+    Jobs.label(job, "recompute", runDir.getName(), name);
     log.info("starting job {}", job.getJobName());
     try {
       Jobs.run(job, new Path(new Path(runDir, "task-errors"), name), beforeSubmit);

@@ -3,23 +3,21 @@ package io.webindex.mr;
 import io.webindex.core.args.Args;
 import io.webindex.core.args.ArgsException;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.exit.ExitStatus;
 import io.webindex.store.JobSecrets;
 import io.webindex.store.RunRecord;
-import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
+import io.webindex.store.ToolMain;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +44,7 @@ public final class RecomputeTool extends Configured implements Tool {
       DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
 
   /** Exit status of a usage or configuration error. */
-  public static final int USAGE = 2;
+  public static final int USAGE = ExitStatus.USAGE;
 
   private final PrintStream out;
   private Consumer<? super Job> beforeSubmit = job -> {};
@@ -69,7 +67,7 @@ public final class RecomputeTool extends Configured implements Tool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new Configuration(), new RecomputeTool(), args));
+    ToolMain.exit("recompute", new RecomputeTool(), args);
   }
 
   static String usage() {
@@ -82,8 +80,14 @@ public final class RecomputeTool extends Configured implements Tool {
     try {
       JobSecrets.refuse(getConf());
       return parseAndRun(args);
-    } catch (IllegalArgumentException | UncheckedIOException | UserError | StoreException e) {
+    } catch (UserError e) {
       return usageError(e.getMessage());
+    } catch (Exception e) {
+      int status = ToolMain.fail("recompute", e, System.err);
+      if (e instanceof IllegalArgumentException) {
+        System.err.println(usage());
+      }
+      return status;
     }
   }
 
@@ -99,7 +103,7 @@ public final class RecomputeTool extends Configured implements Tool {
     Optional<RunRecord> done =
         new Recompute(getConf(), out, beforeSubmit).run(cfg, snapshot, runId, a.has("restart"));
     done.ifPresent(r -> lastRun = r);
-    return done.isPresent() ? 0 : 1;
+    return done.isPresent() ? ExitStatus.OK : ExitStatus.INTERNAL;
   }
 
   /**

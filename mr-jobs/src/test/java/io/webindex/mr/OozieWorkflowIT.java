@@ -470,6 +470,21 @@ class OozieWorkflowIT {
     assertTrue(
         expressions(workflow).contains("wf:errorCode(wf:lastErrorNode()) eq '3'"),
         "reconcile-failed routes on reconcile's exit code 3");
+    // only the verdict 1 of a check leads to the repair; nothing else routes on 1, and every
+    // step's transient failure (3) ends in the kill node that says "rerun later"
+    for (String e : expressions(workflow)) {
+      if (e.contains("eq '1'")) {
+        assertTrue(
+            e.equals("wf:errorCode('check') eq '1'") || e.equals("wf:errorCode('recheck') eq '1'"),
+            "only a check's verdict routes on 1: " + e);
+      }
+    }
+    for (String step : List.of("recompute", "check", "verify-recompute", "recheck")) {
+      assertTrue(
+          expressions(workflow).contains("wf:errorCode('" + step + "') eq '3'"),
+          step + "'s exit code 3 (transient) is routed");
+    }
+    assertTrue(killMessage("unavailable").contains("exit code 3"), killMessage("unavailable"));
   }
 
   private static String killMessage(String name) {

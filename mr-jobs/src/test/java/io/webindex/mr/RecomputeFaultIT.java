@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.exit.ExitStatus;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.schema.LocalBatches;
@@ -194,7 +195,7 @@ class RecomputeFaultIT extends AccumuloITBase {
         jam.close();
       }
     }
-    assertEquals(1, failed.exit(), failed.stderr());
+    assertEquals(ExitStatus.INTERNAL, failed.exit(), failed.stderr());
     RunRecord r = rec(prefix, run).orElseThrow();
     assertEquals(RunRecord.Status.FAILED, r.status());
     assertTrue(r.message().contains(cause), "the record says why: " + r.message());

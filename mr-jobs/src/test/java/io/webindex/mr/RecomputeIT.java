@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.exit.ExitStatus;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.DumpFormat;
@@ -284,13 +285,26 @@ class RecomputeIT extends AccumuloITBase {
     Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
     complete(0);
     List<Job> jobs = new ArrayList<>();
+    // a tag a scheduler set (Oozie's launcher tag) is kept beside webindex's own
+    Configuration scheduled = new Configuration();
+    scheduled.set("mapreduce.job.tags", "oozie-0123abcd");
     int exit =
         ToolRunner.run(
-            new Configuration(),
+            scheduled,
             new RecomputeTool(new PrintStream(new ByteArrayOutputStream())).beforeSubmit(jobs::add),
-            new String[] {"--webindex-conf", conf.toString(), "--run", "pw"});
+            new String[] {"--webindex-conf", conf.toString(), "--run", "Pw"});
     assertEquals(0, exit);
     assertEquals(3, jobs.size());
+    // each job named by its run and stage, and tagged for `yarn application -list -appTags` (YARN
+    // keeps tags in lower case)
+    List<String> stages = List.of("latest", "uris", "write");
+    for (int i = 0; i < 3; i++) {
+      Job job = jobs.get(i);
+      assertEquals("webindex recompute Pw: " + stages.get(i), job.getJobName());
+      assertEquals(
+          List.of("oozie-0123abcd", "webindex", "webindex-run-pw", "webindex-" + stages.get(i)),
+          List.copyOf(job.getConfiguration().getTrimmedStringCollection("mapreduce.job.tags")));
+    }
     for (Job job : jobs) {
       ByteArrayOutputStream xml = new ByteArrayOutputStream();
       job.getConfiguration().writeXml(xml);
@@ -314,7 +328,7 @@ class RecomputeIT extends AccumuloITBase {
     // the work directory lies below a regular file: the first job cannot write its output
     Path blocker = Files.writeString(tmp.resolve("blocker"), "");
     Result r = recompute("-D", "webindex.work.dir=" + blocker.toUri() + "/work", "--run", "broken");
-    assertEquals(1, r.exit(), r.stdout());
+    assertEquals(ExitStatus.INTERNAL, r.exit(), r.stdout());
     RunRecord rec = rec("broken");
     assertEquals(RunRecord.Status.FAILED, rec.status());
     assertFalse(rec.message().isEmpty(), "says what failed");
@@ -337,5 +351,77 @@ class RecomputeIT extends AccumuloITBase {
 
     assertEquals(RecomputeTool.USAGE, recompute("--snapshot", "x").exit());
     assertEquals(RecomputeTool.USAGE, recompute("--bogus").exit());
+  }
+
+  /** Runs the recompute with {@code args}; its exit status and what it wrote to stderr. */
+  private String[] recomputeStderr(String... args) throws Exception {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    Result r;
+    try {
+      r = recompute(args);
+    } finally {
+      System.setErr(stderr);
+    }
+    String said = err.toString(StandardCharsets.UTF_8);
+    stderr.print(said);
+    return new String[] {Integer.toString(r.exit()), said};
+  }
+
+  /**
+   * The two plain messages: a first batch still being written under its temporary name is "no
+   * batches under … yet", and batches whose every record is rejected say "no page accepted" with
+   * the counts and where the samples are, not Hadoop's missing input of the second job.
+   */
+  @Test
+  void noBatchYetAndNoPageAcceptedSaySo() throws Exception {
+    Path batches = Files.createDirectories(store.resolve("batches"));
+    Path writing = Files.createDirectories(batches.resolve("_00000.tmp"));
+    Files.write(writing.resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    String[] early = recomputeStderr("--run", "early");
+    assertEquals(Integer.toString(ExitStatus.USAGE), early[0], early[1]);
+    assertTrue(
+        early[1].contains(
+            " yet: the first batch is still being written (_00000.tmp; its writer renames it to"
+                + " 00000 once complete): run again when "),
+        early[1]);
+    assertTrue(new RunRegistry(connector(), prefix + "_meta").get("early").isEmpty());
+
+    Files.delete(writing.resolve("part-0.jsonl"));
+    Files.delete(writing);
+    // three records, none a page: not JSON, a JSON array, an object without a url
+    Files.writeString(batchDir(0).resolve("part-0.jsonl"), "not json\n[1, 2]\n{\"links\": []}\n");
+    complete(0);
+    String[] junk = recomputeStderr("--run", "junk");
+    assertEquals(Integer.toString(ExitStatus.USAGE), junk[0], junk[1]);
+    assertTrue(
+        junk[1].contains("recompute: no page accepted: 3 records, 3 rejected (samples in "),
+        junk[1]);
+    assertFalse(junk[1].contains("matches 0 files"), junk[1]);
+    String samples =
+        junk[1].substring(junk[1].indexOf("(samples in ") + "(samples in ".length()).split(";")[0];
+    assertTrue(samples.endsWith("/runs/junk/latest/rejects"), samples);
+    // the samples are there, one line per rejected record
+    long lines;
+    try (java.util.stream.Stream<Path> files = Files.list(Path.of(URI.create(samples)))) {
+      lines =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("part"))
+              .mapToLong(
+                  f -> {
+                    try {
+                      return Files.readAllLines(f).size();
+                    } catch (IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  })
+              .sum();
+    }
+    assertEquals(3, lines);
+    RunRecord rec = rec("junk");
+    assertEquals(RunRecord.Status.FAILED, rec.status());
+    assertTrue(rec.message().startsWith("no page accepted: 3 records, 3 rejected"), rec.message());
+    assertFalse(connector().tableOperations().exists(prefix + "_junk"));
   }
 }

@@ -189,6 +189,54 @@ public final class RawPageStore {
     return null;
   }
 
+  /**
+   * Why there is no batch to read although the batches directory exists: what it holds instead (the
+   * first batch still being written under its temporary name, or names that are not batch numbers)
+   * and what to do.
+   */
+  public String noBatches() throws IOException {
+    List<String> writing = new ArrayList<>();
+    List<String> other = new ArrayList<>();
+    if (fs.exists(batchesDir)) {
+      for (FileStatus st : fs.listStatus(batchesDir)) {
+        String n = st.getPath().getName();
+        if (n.startsWith("_") && n.endsWith(".tmp")) {
+          writing.add(n);
+        } else {
+          other.add(n);
+        }
+      }
+    }
+    writing.sort(null);
+    other.sort(null);
+    String first = new Path(batchesDir, BatchLayout.dirName(0)).toString();
+    if (!writing.isEmpty()) {
+      return "no batches under "
+          + batchesDir
+          + " yet: the first batch is still being written ("
+          + String.join(", ", writing)
+          + "; its writer renames it to "
+          + BatchLayout.dirName(0)
+          + " once complete): run again when "
+          + first
+          + " is there with its "
+          + BatchLayout.COMPLETE_MARKER
+          + " marker";
+    }
+    return "no batches under "
+        + batchesDir
+        + ": raw pages go in batch directories named by their number from 0 on ("
+        + first
+        + ", then "
+        + BatchLayout.dirName(1)
+        + ", …), each with a "
+        + BatchLayout.COMPLETE_MARKER
+        + " marker once complete"
+        + (other.isEmpty()
+            ? ""
+            : "; it holds only " + String.join(", ", other) + ", which are not batch numbers");
+  }
+
   private List<Batch> allBatches() throws IOException {
     if (!fs.exists(batchesDir)) {
       throw new StoreException(

@@ -16,12 +16,21 @@ final class Failures {
   private static final Logger log = LoggerFactory.getLogger(Failures.class);
 
   private final Templates templates;
+  private final boolean detail;
+
+  /** What a 503 says without operational detail: no table name, no exception text. */
+  static final String UNAVAILABLE = "the index cannot be answered from now (the server logs why)";
 
   /** A failure as answered. */
   private record Failure(int status, String message) {}
 
-  Failures(Templates templates) {
+  /**
+   * @param detail whether a 503 names what is missing (table names, Accumulo's message); without,
+   *     it says {@link #UNAVAILABLE} and the server logs the rest
+   */
+  Failures(Templates templates, boolean detail) {
     this.templates = templates;
+    this.detail = detail;
   }
 
   /**
@@ -38,6 +47,9 @@ final class Failures {
         return;
       } catch (Exception e) {
         f = failure(ex, e);
+      }
+      if (f.status() == 503 && !detail) {
+        f = new Failure(503, UNAVAILABLE);
       }
       if (ex.isResponseStarted()) {
         return;
@@ -61,6 +73,7 @@ final class Failures {
       return new Failure(404, e.getMessage());
     }
     if (e instanceof ServedTable.NotServed) {
+      log.info("{}: {}", AccessLog.printable(ex.getRequestPath()), e.getMessage());
       return new Failure(503, e.getMessage());
     }
     if (e instanceof StoreException) {

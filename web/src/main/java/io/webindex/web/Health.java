@@ -18,19 +18,24 @@ final class Health {
   private final ServedTable served;
   private final OverviewCache overview;
   private final FluoProbe fluo;
+  private final boolean detail;
 
   /** The status and the document. */
   record Answer(int status, Map<String, Object> body) {}
 
   /**
    * @param fluo the Fluo probe (null: the Fluo lag is not reported)
+   * @param detail the whole answer (for authenticated users); without, the minimal one ({@link
+   *     #minimal}): up or down, the served run, the lag
    */
   Health(
       Connector conn,
       WebindexConfig cfg,
       ServedTable served,
       OverviewCache overview,
-      FluoProbe fluo) {
+      FluoProbe fluo,
+      boolean detail) {
+    this.detail = detail;
     this.conn = conn;
     this.cfg = cfg;
     this.served = served;
@@ -50,7 +55,30 @@ final class Health {
     m.put("served", table);
     m.put("status", ok ? "ok" : "unavailable");
     m.put("overview", o == null ? null : o.toJson());
-    return new Answer(ok ? 200 : 503, m);
+    return new Answer(ok ? 200 : 503, detail ? m : minimal(m, ok));
+  }
+
+  /**
+   * The health anyone may see: {@code status} ({@code ok} or {@code unavailable}), the served
+   * {@code run} (null when none), and the Fluo {@code lag} (the applied and newest batch, batches
+   * and seconds behind; null without a probe) — no instance, table, host or failure text.
+   */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> minimal(Map<String, Object> full, boolean ok) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("status", ok ? "ok" : "unavailable");
+    Object pointer = ((Map<String, Object>) full.get("served")).get("pointer");
+    m.put("run", pointer instanceof Map<?, ?> p ? p.get("run") : null);
+    Object fluo = full.get("fluo");
+    Map<String, Object> lag = null;
+    if (fluo instanceof Map<?, ?> f) {
+      lag = new LinkedHashMap<>();
+      for (String k : new String[] {"applied", "newest", "batchesBehind", "secondsBehind"}) {
+        lag.put(k, f.get(k));
+      }
+    }
+    m.put("lag", lag);
+    return m;
   }
 
   /** Puts {@code accumulo} into {@code m}; whether Accumulo answered. */

@@ -20,6 +20,10 @@ import java.util.Map;
 final class HtmlPages {
   private final ServedTable served;
   private final OverviewCache overview;
+
+  /** Whether the health panel (operational detail) is shown on the home page. */
+  private final boolean detail;
+
   private final Runs runs;
   private final ReportFiles reports;
   private final Templates templates;
@@ -29,7 +33,9 @@ final class HtmlPages {
       OverviewCache overview,
       Runs runs,
       ReportFiles reports,
-      Templates templates) {
+      Templates templates,
+      boolean detail) {
+    this.detail = detail;
     this.served = served;
     this.overview = overview;
     this.runs = runs;
@@ -45,7 +51,7 @@ final class HtmlPages {
     TopAnswer a = q.top(limit, after);
     Map<String, Object> m = Templates.model("Most referenced pages");
     m.put("table", q.table());
-    if (after == null) {
+    if (after == null && detail) {
       Overview o = overview.getOrNull();
       m.put("health", o == null ? null : o.lines(Instant.now()));
     }
@@ -176,8 +182,8 @@ final class HtmlPages {
 
   void checks(HttpServerExchange ex) {
     Map<String, Object> m = Templates.model("Checks");
-    m.put("checks", reports.list());
-    m.put("directory", reports.directory());
+    m.put("checks", reports.list(detail));
+    m.put("configured", reports.directory() != null);
     templates.send(ex, "checks", m);
   }
 

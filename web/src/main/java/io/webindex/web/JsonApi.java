@@ -23,7 +23,10 @@ final class JsonApi {
   private final ReportFiles reports;
   private final Health health;
 
-  JsonApi(ServedTable served, Runs runs, ReportFiles reports, Health health) {
+  private final boolean detail;
+
+  JsonApi(ServedTable served, Runs runs, ReportFiles reports, Health health, boolean detail) {
+    this.detail = detail;
     this.served = served;
     this.runs = runs;
     this.reports = reports;
@@ -107,8 +110,10 @@ final class JsonApi {
 
   void checks(HttpServerExchange ex) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("directory", reports.directory());
-    m.put("checks", reports.list());
+    if (detail) {
+      m.put("directory", reports.directory()); // a path on the server: operational detail
+    }
+    m.put("checks", reports.list(detail));
     Responses.sendJson(ex, m);
   }
 

@@ -41,6 +41,18 @@ final class ReportFiles {
     return checksDir == null ? null : checksDir.toString();
   }
 
+  /**
+   * The summaries of the reports, newest first; without {@code detail} an unreadable report says so
+   * without the reason (which names a server path).
+   */
+  List<Map<String, Object>> list(boolean detail) {
+    List<Map<String, Object>> out = list();
+    if (!detail) {
+      out.forEach(m -> m.computeIfPresent("error", (k, v) -> "cannot read " + CHECK_JSON));
+    }
+    return out;
+  }
+
   /** The summaries of the reports, newest first. */
   List<Map<String, Object>> list() {
     List<Map<String, Object>> out = new ArrayList<>();

@@ -20,10 +20,16 @@ import org.apache.accumulo.core.client.Connector;
 final class Runs {
   private final Connector conn;
   private final WebindexConfig cfg;
+  private final boolean detail;
 
-  Runs(Connector conn, WebindexConfig cfg) {
+  /**
+   * @param detail whether a run's {@code message} is shown: it names the process and host of a
+   *     RUNNING run and the exception of a FAILED one (operational detail, null without it)
+   */
+  Runs(Connector conn, WebindexConfig cfg, boolean detail) {
     this.conn = conn;
     this.cfg = cfg;
+    this.detail = detail;
   }
 
   /** {@code {"served": pointer or null, "runs": [...]}}. */
@@ -43,12 +49,12 @@ final class Runs {
   }
 
   /** The run's JSON with {@code served} after {@code seconds}. */
-  private static Map<String, Object> run(RunRecord r, boolean served) {
+  private Map<String, Object> run(RunRecord r, boolean served) {
     Map<String, Object> m = new LinkedHashMap<>();
     QueryAnswers.run(r)
         .forEach(
             (k, v) -> {
-              m.put(k, v);
+              m.put(k, k.equals("message") && !detail ? null : v);
               if (k.equals("seconds")) {
                 m.put("served", served);
               }

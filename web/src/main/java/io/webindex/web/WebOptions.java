@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param auth basic authentication, or null for none
  * @param requestsPerSecond requests a client address may make per second (a burst of twice that)
  * @param servedCacheMillis how long a read of the served pointer is reused
+ * @param openDetail show operational detail without authentication: only for a throw-away local
+ *     instance ({@code demo --serve}); {@code serve} never sets it (see {@link #showsDetail})
  */
 public record WebOptions(
     String bind,
@@ -24,7 +26,8 @@ public record WebOptions(
     Path checksDir,
     BasicAuth auth,
     int requestsPerSecond,
-    long servedCacheMillis) {
+    long servedCacheMillis,
+    boolean openDetail) {
 
   /** The default address: loopback only. */
   public static final String DEFAULT_BIND = "127.0.0.1";
@@ -70,30 +73,53 @@ public record WebOptions(
   /** Loopback, the given port, the served table, no reports, no authentication, default limits. */
   public static WebOptions local(int port) {
     return new WebOptions(
-        DEFAULT_BIND, port, null, null, null, DEFAULT_RATE, DEFAULT_SERVED_CACHE_MILLIS);
+        DEFAULT_BIND, port, null, null, null, DEFAULT_RATE, DEFAULT_SERVED_CACHE_MILLIS, false);
   }
 
   public WebOptions withBind(String b) {
-    return new WebOptions(b, port, table, checksDir, auth, requestsPerSecond, servedCacheMillis);
+    return new WebOptions(
+        b, port, table, checksDir, auth, requestsPerSecond, servedCacheMillis, openDetail);
   }
 
   public WebOptions withTable(String t) {
-    return new WebOptions(bind, port, t, checksDir, auth, requestsPerSecond, servedCacheMillis);
+    return new WebOptions(
+        bind, port, t, checksDir, auth, requestsPerSecond, servedCacheMillis, openDetail);
   }
 
   public WebOptions withChecksDir(Path d) {
-    return new WebOptions(bind, port, table, d, auth, requestsPerSecond, servedCacheMillis);
+    return new WebOptions(
+        bind, port, table, d, auth, requestsPerSecond, servedCacheMillis, openDetail);
   }
 
   public WebOptions withAuth(BasicAuth a) {
-    return new WebOptions(bind, port, table, checksDir, a, requestsPerSecond, servedCacheMillis);
+    return new WebOptions(
+        bind, port, table, checksDir, a, requestsPerSecond, servedCacheMillis, openDetail);
   }
 
   public WebOptions withRate(int perSecond) {
-    return new WebOptions(bind, port, table, checksDir, auth, perSecond, servedCacheMillis);
+    return new WebOptions(
+        bind, port, table, checksDir, auth, perSecond, servedCacheMillis, openDetail);
   }
 
   public WebOptions withServedCacheMillis(long millis) {
-    return new WebOptions(bind, port, table, checksDir, auth, requestsPerSecond, millis);
+    return new WebOptions(
+        bind, port, table, checksDir, auth, requestsPerSecond, millis, openDetail);
+  }
+
+  /** As these options, with {@link #openDetail}: operational detail without authentication. */
+  public WebOptions withOpenDetail(boolean open) {
+    return new WebOptions(
+        bind, port, table, checksDir, auth, requestsPerSecond, servedCacheMillis, open);
+  }
+
+  /**
+   * Whether the server shows operational detail (run messages with process ids, host names and
+   * exceptions, the reports' directory, the Accumulo instance, failure texts, the overview): to
+   * authenticated users when authentication is configured (every request is then), else only with
+   * {@link #openDetail}. Without either the pages and the API answer the three questions and a
+   * minimal health.
+   */
+  public boolean showsDetail() {
+    return auth != null || openDetail;
   }
 }

@@ -106,16 +106,18 @@ public final class WebServer implements AutoCloseable {
             options.servedCacheMillis(),
             () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
     OverviewCache overview = new OverviewCache(conn, cfg, fluo, options.servedCacheMillis());
-    Runs runs = new Runs(conn, cfg);
+    // operational detail only to authenticated users (docs/web.md, "What it shows to whom")
+    boolean detail = options.showsDetail();
+    Runs runs = new Runs(conn, cfg, detail);
     ReportFiles reports = new ReportFiles(options.checksDir());
     Templates templates = new Templates();
-    Health health = new Health(conn, cfg, served, overview, fluo);
+    Health health = new Health(conn, cfg, served, overview, fluo, detail);
     return new Routes(
-        new JsonApi(served, runs, reports, health),
-        new HtmlPages(served, overview, runs, reports, templates),
+        new JsonApi(served, runs, reports, health, detail),
+        new HtmlPages(served, overview, runs, reports, templates, detail),
         reports,
         new StyleSheet(),
-        new Failures(templates));
+        new Failures(templates, detail));
   }
 
   /** The address it answers on, e.g. {@code http://127.0.0.1:8080/}. */

@@ -4,6 +4,7 @@ import static io.webindex.testkit.HealthRows.expect;
 import static io.webindex.testkit.HealthRows.q;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -128,9 +129,13 @@ class WebApiIT extends AccumuloITBase {
          "totals": {"compared": 27, "differences": 0, "invariantViolations": 0}}
         """);
     Files.writeString(checks.resolve("check.html"), "<!DOCTYPE html><title>report</title>");
+    // the tests below read the operational detail too (runs' messages, the health overview), as
+    // an authenticated user does; withoutAuthenticationNoOperationalDetail the public view
     server =
         WebServer.start(
-            WebOptions.local(0).withChecksDir(checks).withServedCacheMillis(0), reader, cfg);
+            WebOptions.local(0).withChecksDir(checks).withServedCacheMillis(0).withOpenDetail(true),
+            reader,
+            cfg);
   }
 
   @AfterAll
@@ -564,6 +569,96 @@ class WebApiIT extends AccumuloITBase {
       assertFalse(x.contains("<script>") || y.contains("<img src=x") || y.contains("<b>x"), y);
     }
     assertTrue(fetch("/checks").body().contains("CONSISTENT"));
+  }
+
+  /**
+   * Without authentication the questions are answered, the health is minimal (up or down, the
+   * served run, the lag) and nothing operational shows: no run message (process id, host,
+   * exception), no report directory, no Accumulo instance, no table name in a 503, no health panel.
+   * With authentication the same server shows it all.
+   */
+  @Test
+  void withoutAuthenticationNoOperationalDetail() throws Exception {
+    String prefix = newTableName("webpub");
+    WebindexConfig cfg =
+        WebindexConfig.load(
+            dir.resolve("webindex.properties"), Map.of("webindex.table.prefix", prefix));
+    RunRegistry runs = new RunRegistry(connector(), cfg.metaTable()).ensureTable();
+    String leak = "running: pid 4242 on secret-host.example; java.io.IOException: disk full";
+    Instant t = Instant.parse("2026-11-23T09:00:00Z");
+    runs.put(
+        new RunRecord(
+            "leaky",
+            RunRecord.Status.FAILED,
+            0,
+            "gone_table",
+            t,
+            t,
+            List.of(),
+            Map.of(),
+            "",
+            "",
+            leak,
+            4));
+    runs.put(run("pub", workedTable, 0));
+    runs.serve(runs.get("pub").orElseThrow());
+    Path checks = dir.resolve("checks");
+    WebOptions open = WebOptions.local(0).withChecksDir(checks).withServedCacheMillis(0);
+    try (WebServer pub = WebServer.start(open, connector(), cfg)) {
+      assertEquals(200, fetch(pub, "/api/v1/top").statusCode());
+      String runsJson = fetch(pub, "/api/v1/runs").body();
+      JsonNode leaky = null;
+      for (JsonNode r : JSON.readTree(runsJson).get("runs")) {
+        if (r.get("id").asText().equals("leaky")) {
+          leaky = r;
+        }
+      }
+      assertNotNull(leaky, runsJson);
+      assertEquals("FAILED", leaky.get("status").asText());
+      assertTrue(leaky.get("message").isNull(), runsJson);
+      for (String body : List.of(runsJson, fetch(pub, "/runs").body())) {
+        assertFalse(body.contains("secret-host") || body.contains("4242"), body);
+      }
+      JsonNode checksJson = JSON.readTree(fetch(pub, "/api/v1/checks").body());
+      assertEquals(List.of("checks"), fieldNames(checksJson));
+      assertEquals("CONSISTENT", checksJson.get("checks").get(0).get("verdict").asText());
+      String checksPage = fetch(pub, "/checks").body();
+      assertTrue(checksPage.contains("CONSISTENT"), checksPage);
+      for (String body : List.of(checksJson.toString(), checksPage)) {
+        assertFalse(body.contains(checks.toString()), body);
+      }
+      HttpResponse<String> h = fetch(pub, "/api/v1/health");
+      assertEquals(200, h.statusCode(), h.body());
+      JsonNode health = JSON.readTree(h.body());
+      assertEquals(List.of("status", "run", "lag"), fieldNames(health));
+      assertEquals("ok", health.get("status").asText());
+      assertEquals("pub", health.get("run").asText());
+      assertTrue(health.get("lag").isNull(), "no Fluo probe: no lag");
+      assertFalse(h.body().contains(cfg.accumuloInstance()), h.body());
+      assertFalse(fetch(pub, "/").body().contains("class=\"health\""));
+    }
+    // a missing table: the 503 says the index cannot be answered from, not which table
+    try (WebServer pub = WebServer.start(open.withTable("no_such_pub_table"), connector(), cfg)) {
+      HttpResponse<String> r = fetch(pub, "/api/v1/top");
+      assertEquals(503, r.statusCode(), r.body());
+      assertEquals(Failures.UNAVAILABLE, JSON.readTree(r.body()).get("message").asText());
+      HttpResponse<String> page = fetch(pub, "/");
+      assertEquals(503, page.statusCode());
+      assertFalse(page.body().contains("no_such_pub_table"), page.body());
+    }
+    // authenticated, the same server shows the detail
+    String basic =
+        "Basic "
+            + java.util.Base64.getEncoder()
+                .encodeToString("ops:pw-for-tests".getBytes(StandardCharsets.UTF_8));
+    try (WebServer guarded =
+        WebServer.start(
+            open.withAuth(new WebOptions.BasicAuth("ops", "pw-for-tests")), connector(), cfg)) {
+      assertTrue(fetchAuth(guarded, "/api/v1/runs", basic).body().contains("secret-host"));
+      assertTrue(fetchAuth(guarded, "/api/v1/checks", basic).body().contains("\"directory\""));
+      JsonNode health = JSON.readTree(fetchAuth(guarded, "/api/v1/health", basic).body());
+      assertEquals(cfg.accumuloInstance(), health.get("accumulo").get("instance").asText());
+    }
   }
 
   // ------------------------------------------------------------------ helpers

@@ -42,7 +42,7 @@ public final class BenchWebCommand implements Command {
           --limit L          results per page (default 25)
           --seed S           seed of the request mix (default 1)
 
-        Exit status: 0 measured with no error answers; 1 some requests failed; 2 a usage
+        Exit status: 0 measured with no error answers; 4 some requests failed; 2 a usage
         error or the application cannot be reached.
         """;
   }

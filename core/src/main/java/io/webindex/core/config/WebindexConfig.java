@@ -1,5 +1,6 @@
 package io.webindex.core.config;
 
+import io.webindex.core.files.SecretFiles;
 import io.webindex.core.read.ReadLimits;
 import java.io.IOException;
 import java.io.Reader;
@@ -21,7 +22,9 @@ import java.util.TreeSet;
  * webindex.accumulo.password}, or the file named by {@code webindex.accumulo.password.file}, or the
  * environment variable {@code WEBINDEX_ACCUMULO_PASSWORD}; it is never printed ({@link #toString()}
  * masks it) and never copied into job configurations. The file is read as UTF-8; a relative {@code
- * webindex.accumulo.password.file} is relative to the file's directory.
+ * webindex.accumulo.password.file} is relative to the file's directory, and refused when its group
+ * or others may read or write it ({@link SecretFiles}). {@code webindex.accumulo.connect.timeout}
+ * bounds, in seconds, how long opening a connection may wait for ZooKeeper and the tablet servers.
  */
 public record WebindexConfig(
     String accumuloInstance,
@@ -37,7 +40,8 @@ public record WebindexConfig(
     ReadLimits readLimits,
     int rejectSamplesPerTask,
     String fluoApp,
-    int fluoBuckets) {
+    int fluoBuckets,
+    int connectTimeoutSeconds) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
   public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
@@ -60,6 +64,7 @@ public record WebindexConfig(
   public static final String REJECT_SAMPLES = "webindex.rejects.samples.per.task";
   public static final String FLUO_APP = "webindex.fluo.app";
   public static final String FLUO_BUCKETS = "webindex.fluo.buckets";
+  public static final String CONNECT_TIMEOUT = "webindex.accumulo.connect.timeout";
 
   /** A secret value whose {@code toString} never shows it. */
   public record Secret(String value) {
@@ -96,6 +101,10 @@ public record WebindexConfig(
     if (fluoBuckets < 1) {
       throw new IllegalArgumentException(FLUO_BUCKETS + " must be at least 1: " + fluoBuckets);
     }
+    if (connectTimeoutSeconds < 1) {
+      throw new IllegalArgumentException(
+          CONNECT_TIMEOUT + " must be at least 1 (seconds): " + connectTimeoutSeconds);
+    }
   }
 
   /** Loads a properties file; {@code overrides} win over the file. */
@@ -128,12 +137,7 @@ public record WebindexConfig(
     }
     String password = m.get(PASSWORD);
     if ((password == null || password.isEmpty()) && m.containsKey(PASSWORD_FILE)) {
-      try {
-        password = Files.readString(Path.of(m.get(PASSWORD_FILE)), StandardCharsets.UTF_8).strip();
-      } catch (IOException e) {
-        throw new UncheckedIOException(
-            "cannot read " + PASSWORD_FILE + " " + m.get(PASSWORD_FILE), e);
-      }
+      password = SecretFiles.read(Path.of(m.get(PASSWORD_FILE)), PASSWORD_FILE);
     }
     if (password == null || password.isEmpty()) {
       password = env.get(PASSWORD_ENV);
@@ -160,7 +164,8 @@ public record WebindexConfig(
             bounded(m, MAX_LINKS, ReadLimits.DEFAULT.maxLinks(), 1, ReadLimits.MAX_LINKS, "")),
         intValue(m, REJECT_SAMPLES, 100),
         m.getOrDefault(FLUO_APP, "webindex"),
-        intValue(m, FLUO_BUCKETS, 16));
+        intValue(m, FLUO_BUCKETS, 16),
+        intValue(m, CONNECT_TIMEOUT, 60));
   }
 
   private static final Set<String> KNOWN =
@@ -180,7 +185,8 @@ public record WebindexConfig(
           MAX_LINKS,
           REJECT_SAMPLES,
           FLUO_APP,
-          FLUO_BUCKETS);
+          FLUO_BUCKETS,
+          CONNECT_TIMEOUT);
 
   /**
    * A whole number in {@code [min, max]}; anything else is a configuration error naming the key.
@@ -237,6 +243,7 @@ public record WebindexConfig(
     m.put(REJECT_SAMPLES, Integer.toString(rejectSamplesPerTask));
     m.put(FLUO_APP, fluoApp);
     m.put(FLUO_BUCKETS, Integer.toString(fluoBuckets));
+    m.put(CONNECT_TIMEOUT, Integer.toString(connectTimeoutSeconds));
     return m;
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.files.SecretFilesTest;
 import io.webindex.core.read.ReadLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ class WebindexConfigTest {
             .accumuloPassword()
             .value());
     Path f = dir.resolve("pw");
-    Files.writeString(f, "file-secret\n");
+    Files.writeString(SecretFilesTest.privateFile(f), "file-secret\n");
     m.put(WebindexConfig.PASSWORD_FILE, f.toString());
     WebindexConfig c =
         WebindexConfig.fromMap(m, Map.of("WEBINDEX_ACCUMULO_PASSWORD", "env-secret"));
@@ -47,7 +48,7 @@ class WebindexConfigTest {
 
   @Test
   void relativePasswordFileIsRelativeToTheConfFile(@TempDir Path dir) throws Exception {
-    Files.writeString(dir.resolve("pw"), "s3cret");
+    Files.writeString(SecretFilesTest.privateFile(dir.resolve("pw")), "s3cret");
     Files.writeString(
         dir.resolve("w.properties"),
         "webindex.accumulo.password.file=pw\nwebindex.fluo.app=wébindex\n");
@@ -117,5 +118,39 @@ class WebindexConfigTest {
             .maxRecordBytes());
     assertThrows(IllegalArgumentException.class, () -> new ReadLimits((256 << 20) + 1, 10));
     assertThrows(IllegalArgumentException.class, () -> new ReadLimits(0, 10));
+  }
+
+  @Test
+  void aPasswordFileOthersMayReadIsRefused(@TempDir Path dir) throws Exception {
+    Path f = SecretFilesTest.privateFile(dir.resolve("pw"));
+    Files.writeString(f, "s3cret\n");
+    Files.setPosixFilePermissions(
+        f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    Map<String, String> m = Map.of(WebindexConfig.PASSWORD_FILE, f.toString());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> WebindexConfig.fromMap(m, Map.of()));
+    assertEquals(
+        WebindexConfig.PASSWORD_FILE
+            + " "
+            + f
+            + " may be read by other users (mode rw-r--r--): make it private to its owner with"
+            + " chmod 600 "
+            + f,
+        e.getMessage());
+    assertFalse(e.getMessage().contains("s3cret"));
+  }
+
+  @Test
+  void connectTimeoutHasADefaultAndABound() {
+    assertEquals(60, WebindexConfig.fromMap(Map.of(), Map.of()).connectTimeoutSeconds());
+    assertEquals(
+        5,
+        WebindexConfig.fromMap(Map.of(WebindexConfig.CONNECT_TIMEOUT, "5"), Map.of())
+            .connectTimeoutSeconds());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> WebindexConfig.fromMap(Map.of(WebindexConfig.CONNECT_TIMEOUT, "0"), Map.of()));
+    assertTrue(e.getMessage().startsWith(WebindexConfig.CONNECT_TIMEOUT), e.getMessage());
   }
 }

@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 
 /**
@@ -42,7 +43,36 @@ public final class Jobs {
   /** Suffix of a {@link #TEST_FAULT} stage whose task fails in its first attempt only. */
   public static final String ONCE = ":once";
 
+  /** The tag every webindex job carries ({@code yarn application -list -appTags webindex}). */
+  public static final String TAG = "webindex";
+
   private Jobs() {}
+
+  /**
+   * Names job {@code job} of {@code tool} for run {@code runId} and stage {@code stage} ({@code
+   * webindex recompute 202612010300: latest}) and adds its YARN application tags ({@code
+   * mapreduce.job.tags}): {@code webindex}, {@code webindex-run-<run>} and {@code
+   * webindex-<stage>}, after the tags the configuration carries already (a scheduler's own, e.g.
+   * Oozie's launcher tag). YARN keeps tags in lower case, so the run's tag is lower case.
+   */
+  public static void label(Job job, String tool, String runId, String stage) {
+    job.setJobName("webindex " + tool + " " + runId + ": " + stage);
+    Configuration c = job.getConfiguration();
+    java.util.LinkedHashSet<String> tags =
+        new java.util.LinkedHashSet<>(c.getTrimmedStringCollection(MRJobConfig.JOB_TAGS));
+    tags.addAll(tags(runId, stage));
+    c.setStrings(MRJobConfig.JOB_TAGS, tags.toArray(new String[0]));
+  }
+
+  /** The YARN application tags of a webindex job of run {@code runId}, stage {@code stage}. */
+  public static List<String> tags(String runId, String stage) {
+    return List.of(TAG, runTag(runId), (TAG + "-" + stage).toLowerCase(java.util.Locale.ROOT));
+  }
+
+  /** The tag of every job of run {@code runId}: {@code webindex-run-<run id in lower case>}. */
+  public static String runTag(String runId) {
+    return (TAG + "-run-" + runId).toLowerCase(java.util.Locale.ROOT);
+  }
 
   /** A job that did not succeed; the message says why. */
   public static final class JobFailed extends IOException {
