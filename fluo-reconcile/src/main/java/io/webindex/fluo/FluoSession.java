@@ -83,6 +83,7 @@ public final class FluoSession implements AutoCloseable {
     }
     MiniFluo mini = null;
     try {
+      WebindexApp.requireThisVersion(cfg, app);
       mini = WebindexApp.startEmbedded(WebindexApp.connection(cfg, app), dir, workerThreads);
       return new FluoSession(
           cfg, app, mini, dir, FluoFactory.newClient(mini.getClientConfiguration()));
@@ -99,11 +100,13 @@ public final class FluoSession implements AutoCloseable {
    * A client of the application whose oracle and workers run as their own processes.
    *
    * @throws NotRunning when no oracle of it runs (naming the commands that start one)
+   * @throws StoreException when another version of webindex initialised it
    */
   public static FluoSession running(WebindexConfig cfg, String app) {
     if (!WebindexApp.processes(cfg, app).oracle()) {
       throw new NotRunning(app);
     }
+    WebindexApp.requireThisVersion(cfg, app);
     return new FluoSession(
         cfg, app, null, null, FluoFactory.newClient(WebindexApp.connection(cfg, app)));
   }

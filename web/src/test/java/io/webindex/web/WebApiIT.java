@@ -154,7 +154,8 @@ class WebApiIT extends AccumuloITBase {
         "",
         "",
         "",
-        4);
+        4,
+        io.webindex.core.Version.current());
   }
 
   // ------------------------------------------------------------------ the worked example
