@@ -1,14 +1,17 @@
 package io.webindex.store.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.codahale.metrics.MetricRegistry;
+import io.webindex.testkit.PrometheusText;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
@@ -34,12 +37,19 @@ class MetricsServerTest {
       assertEquals(200, res.statusCode());
       assertTrue(res.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
       String text = res.body();
-      assertTrue(text.contains("\nwebindex_test_things 7.0\n"), text);
-      assertTrue(
-          text.contains("webindex_web_responses{route=\"api_top\",status=\"200\",} 3.0\n"), text);
-      assertTrue(text.contains("webindex_web_latency_count{route=\"api_top\",} 1.0\n"), text);
-      assertTrue(text.contains("\nfluo_system_app_tx_status_committed 5.0\n"), text);
-      assertTrue(text.contains("jvm_memory_bytes_used"), "the JVM's figures too");
+      assertEquals(7, PrometheusText.value(text, "webindex_test_things", Map.of()), text);
+      assertEquals(
+          3,
+          PrometheusText.value(
+              text, "webindex_web_responses", Map.of("route", "api_top", "status", "200")),
+          text);
+      assertEquals(
+          1,
+          PrometheusText.value(text, "webindex_web_latency_count", Map.of("route", "api_top")),
+          text);
+      assertEquals(
+          5, PrometheusText.value(text, "fluo_system_app_tx_status_committed", Map.of()), text);
+      assertTrue(PrometheusText.has(text, "jvm_memory_bytes_used"), "the JVM's figures too");
       assertEquals(404, get(s.url().resolve("/other")).statusCode());
     } finally {
       Metrics.exclude(other);
@@ -48,7 +58,7 @@ class MetricsServerTest {
         7L,
         ManagementFactory.getPlatformMBeanServer()
             .getAttribute(new ObjectName("webindex:name=webindex.test.things"), "Count"));
-    assertTrue(!Metrics.scrape().contains("fluo_system_app_tx_status_committed"), "excluded");
+    assertFalse(PrometheusText.has(Metrics.scrape(), "fluo_system_app_tx_status_committed"));
   }
 
   @Test
