@@ -71,8 +71,9 @@ public final class FluoSession implements AutoCloseable {
 
   /**
    * Starts the (initialised) application in this process with {@code workerThreads} worker threads
-   * and low-latency notification settings; its MiniFluo keeps its data in a temporary directory
-   * that {@link #close} removes.
+   * and low-latency notification settings, refusing one that another version of webindex
+   * initialised (its observers would read that version's queue entries); its MiniFluo keeps its
+   * data in a temporary directory that {@link #close} removes.
    */
   public static FluoSession embedded(WebindexConfig cfg, String app, int workerThreads) {
     Path dir;
@@ -100,13 +101,11 @@ public final class FluoSession implements AutoCloseable {
    * A client of the application whose oracle and workers run as their own processes.
    *
    * @throws NotRunning when no oracle of it runs (naming the commands that start one)
-   * @throws StoreException when another version of webindex initialised it
    */
   public static FluoSession running(WebindexConfig cfg, String app) {
     if (!WebindexApp.processes(cfg, app).oracle()) {
       throw new NotRunning(app);
     }
-    WebindexApp.requireThisVersion(cfg, app);
     return new FluoSession(
         cfg, app, null, null, FluoFactory.newClient(WebindexApp.connection(cfg, app)));
   }

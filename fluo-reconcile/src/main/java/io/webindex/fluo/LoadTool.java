@@ -170,6 +170,9 @@ public final class LoadTool extends Configured implements Tool {
   private String loadInto(
       String app, WebindexConfig cfg, Connector conn, Options o, List<BatchApplier.Result> rounds)
       throws Exception {
+    // loading through an application of another version would write this version's format into
+    // it (a read-only client, e.g. the check's, may read any version's resume point)
+    WebindexApp.requireThisVersion(cfg, app);
     // without --embedded: refuses at once when no oracle runs (a client would wait for it forever)
     try (FluoSession fluo = FluoSession.open(cfg, app, o.embedded())) {
       LoaderMetrics.exportQueueClient(fluo.client());

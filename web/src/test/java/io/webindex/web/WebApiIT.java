@@ -372,9 +372,14 @@ class WebApiIT extends AccumuloITBase {
                         + " "
                         + r.get("seconds").asDouble()
                         + " "
-                        + r.get("counters").get("pages")));
+                        + r.get("counters").get("pages")
+                        + " "
+                        + r.get("version").asText()));
+    String v = io.webindex.core.Version.current(); // what run() recorded
     assertEquals(
-        List.of("random SUCCEEDED 1 false 12.0 4", "worked SUCCEEDED 0 true 12.0 3"), rows);
+        List.of("random SUCCEEDED 1 false 12.0 4 " + v, "worked SUCCEEDED 0 true 12.0 3 " + v),
+        rows);
+    assertTrue(fetch("/runs").body().contains("<td>" + v + "</td>"), "the runs page shows it");
 
     JsonNode checks = get("/api/v1/checks", 200).get("checks");
     assertEquals(1, checks.size());
