@@ -186,7 +186,7 @@ public final class BatchApplier {
       long recorded = WebindexApp.markApplied(client, b.seq());
       applied = recorded;
       batches++;
-      LoaderMetrics.batchApplied(b.seq());
+      LoaderMetrics.batchApplied(b.seq(), recorded);
       lag(listed.ready(), recorded);
       report(b.seq(), count[0], System.nanoTime() - batchStart, newest(pending) - b.seq());
       if (recorded > b.seq()) {

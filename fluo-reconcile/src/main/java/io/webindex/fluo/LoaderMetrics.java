@@ -71,9 +71,10 @@ public final class LoaderMetrics {
     pages.mark(n);
   }
 
-  static void batchApplied(long batch) {
+  /** Batch {@code batch} is applied, and the resume point is {@code recorded} now. */
+  static void batchApplied(long batch, long recorded) {
     batches.mark();
-    applied.accumulateAndGet(batch, Math::max);
+    applied.set(Math.max(batch, recorded));
   }
 
   static void rejected(long n) {
@@ -85,7 +86,7 @@ public final class LoaderMetrics {
    * the oldest of them was marked complete (-1: none waits).
    */
   static void pending(long resumePoint, long completeBatches, long oldestMarkedMillis) {
-    applied.accumulateAndGet(resumePoint, Math::max);
+    applied.set(resumePoint);
     lagBatches.set(completeBatches);
     oldestPendingMillis.set(completeBatches == 0 ? -1 : oldestMarkedMillis);
   }

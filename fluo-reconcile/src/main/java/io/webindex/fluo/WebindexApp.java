@@ -120,7 +120,7 @@ public final class WebindexApp {
    */
   public static void configure(
       FluoConfiguration fc, WebindexConfig cfg, String queryTable, long epoch) {
-    fc.getAppConfiguration().setProperty(VERSION_KEY, Version.current());
+    fc.setProperty(FluoConfiguration.APP_PREFIX + "." + VERSION_KEY, Version.current());
     fc.setObserverProvider(WebindexObservers.class);
     SimpleSerializer.setSerializer(fc, io.webindex.seed.WebindexSerializer.class);
     CombineQueue.configure(FluoSchema.URI_MAP_ID)
@@ -157,7 +157,10 @@ public final class WebindexApp {
       if (!admin.zookeeperInitialized()) {
         throw new StoreException("Fluo application " + app + " is not initialised");
       }
-      return admin.getApplicationConfig().getString(VERSION_KEY, "");
+      // the whole shared configuration, the application's keys under fluo.app.
+      return admin
+          .getApplicationConfig()
+          .getString(FluoConfiguration.APP_PREFIX + "." + VERSION_KEY, "");
     }
   }
 
