@@ -141,7 +141,8 @@ class CheckIT extends AccumuloITBase {
             "",
             workDir.toUri().toString(),
             "",
-            cfg.fluoBuckets());
+            cfg.fluoBuckets(),
+            io.webindex.core.Version.current().webindex());
     RunRegistry registry = new RunRegistry(connector(), cfg.metaTable()).ensureTable();
     registry.put(record);
     return registry.get(run).orElseThrow();
@@ -595,7 +596,8 @@ class CheckIT extends AccumuloITBase {
             "",
             "",
             "",
-            cfg.fluoBuckets());
+            cfg.fluoBuckets(),
+            io.webindex.core.Version.current().webindex());
     RunRegistry registry = new RunRegistry(connector(), cfg.metaTable()).ensureTable();
     registry.put(run);
     registry.serve(run, "some_fluo_app");

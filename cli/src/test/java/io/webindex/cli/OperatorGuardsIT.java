@@ -107,7 +107,8 @@ class OperatorGuardsIT extends OperatorPathsBase {
             "",
             killedDir.toUri().toString(),
             "",
-            16));
+            16,
+            io.webindex.core.Version.current().webindex()));
     ok("fluo-init", "--run", "r9");
     ok("reconcile", "--run", "r10", "--embedded");
     Run last = ok("reconcile", "--run", "r11", "--embedded");

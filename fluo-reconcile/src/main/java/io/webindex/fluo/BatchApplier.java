@@ -130,6 +130,7 @@ public final class BatchApplier {
     long applied = before;
     long submitted = 0;
     int batches = 0;
+    lag(listed.ready(), before);
     for (RawPageStore.Batch b : pending) {
       if (batches > 0) {
         // another loader may have gone further while this one loaded the last batch
@@ -160,6 +161,7 @@ public final class BatchApplier {
                 throttle(batchStart, count[0]);
                 group.add(page);
                 count[0]++;
+                LoaderMetrics.pages(1);
                 long now = System.nanoTime();
                 if (now - lastReport[0] > 5_000_000_000L) {
                   lastReport[0] = now;
@@ -170,6 +172,7 @@ public final class BatchApplier {
               @Override
               public void reject(Reject reject) {
                 rejects.add(reject);
+                LoaderMetrics.rejected(1);
               }
             });
         group.submit();
@@ -183,6 +186,8 @@ public final class BatchApplier {
       long recorded = WebindexApp.markApplied(client, b.seq());
       applied = recorded;
       batches++;
+      LoaderMetrics.batchApplied(b.seq(), recorded);
+      lag(listed.ready(), recorded);
       report(b.seq(), count[0], System.nanoTime() - batchStart, newest(pending) - b.seq());
       if (recorded > b.seq()) {
         say(
@@ -203,6 +208,24 @@ public final class BatchApplier {
         read.get(ReadCounter.REJECTED),
         Duration.ofNanos(System.nanoTime() - t0),
         waiting);
+  }
+
+  /**
+   * Tells {@link LoaderMetrics} how far behind the store the application is: the complete batches
+   * after {@code applied}, and when the first of them was marked complete.
+   */
+  private void lag(List<RawPageStore.Batch> ready, long applied) {
+    List<RawPageStore.Batch> behind = ready.stream().filter(b -> b.seq() > applied).toList();
+    long marked = -1;
+    if (!behind.isEmpty()) {
+      Path marker = new Path(behind.get(0).dir(), "_SUCCESS");
+      try {
+        marked = marker.getFileSystem(hadoop).getFileStatus(marker).getModificationTime();
+      } catch (IOException e) {
+        marked = System.currentTimeMillis(); // gone meanwhile: it waits from now on
+      }
+    }
+    LoaderMetrics.pending(applied, behind.size(), marked);
   }
 
   /**

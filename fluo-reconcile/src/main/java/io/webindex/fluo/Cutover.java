@@ -269,6 +269,8 @@ public final class Cutover {
   private CatchUp catchUp(
       String app, long snapshot, boolean embedded, boolean mayHaveWork, long newest, Duration wait)
       throws IOException {
+    // loading through an application of another version would write this version's format into it
+    WebindexApp.requireThisVersion(cfg, app);
     if (embedded) {
       try (FluoSession fluo = FluoSession.embedded(cfg, app, FluoSession.WORKER_THREADS)) {
         BatchApplier.Result r =

@@ -182,6 +182,21 @@ public final class FluoServices {
       PrintWriter progress)
       throws InterruptedException {
     requireSilencedConfigurationPrint();
+    AutoCloseable metrics = ServiceMetrics.start(cfg, progress);
+    try {
+      follow(cfg, role, worker, stop, progress);
+    } finally {
+      ServiceMetrics.stop(metrics);
+    }
+  }
+
+  private static void follow(
+      WebindexConfig cfg,
+      Role role,
+      WorkerOptions worker,
+      LoadTool.StopSignal stop,
+      PrintWriter progress)
+      throws InterruptedException {
     Map<String, FluoService> running = new LinkedHashMap<>();
     say(
         progress,
@@ -227,6 +242,7 @@ public final class FluoServices {
             continue;
           }
           try {
+            WebindexApp.requireThisVersion(cfg, app);
             FluoConfiguration fc = WebindexApp.connection(cfg, app);
             if (role == Role.WORKER) {
               workerSettings(fc, worker);
@@ -313,12 +329,29 @@ public final class FluoServices {
   private static FluoConfiguration prepare(WebindexConfig cfg, String app) {
     requireSilencedConfigurationPrint();
     application(cfg, Optional.of(app));
+    WebindexApp.requireThisVersion(cfg, app);
     // the connection and the password (registered for the exporter); Fluo merges the
     // application's shared configuration from ZooKeeper over it
     return WebindexApp.connection(cfg, app);
   }
 
   private static void run(
+      WebindexConfig cfg,
+      String app,
+      String what,
+      FluoService service,
+      LoadTool.StopSignal stop,
+      PrintWriter progress)
+      throws InterruptedException {
+    AutoCloseable metrics = ServiceMetrics.start(cfg, progress);
+    try {
+      runStarted(cfg, app, what, service, stop, progress);
+    } finally {
+      ServiceMetrics.stop(metrics);
+    }
+  }
+
+  private static void runStarted(
       WebindexConfig cfg,
       String app,
       String what,

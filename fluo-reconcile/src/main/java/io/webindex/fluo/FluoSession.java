@@ -74,8 +74,9 @@ public final class FluoSession implements AutoCloseable {
 
   /**
    * Starts the (initialised) application in this process with {@code workerThreads} worker threads
-   * and low-latency notification settings; its MiniFluo keeps its data in a temporary directory
-   * that {@link #close} removes.
+   * and low-latency notification settings, refusing one that another version of webindex
+   * initialised (its observers would read that version's queue entries); its MiniFluo keeps its
+   * data in a temporary directory that {@link #close} removes.
    */
   public static FluoSession embedded(WebindexConfig cfg, String app, int workerThreads) {
     Path dir;
@@ -86,6 +87,7 @@ public final class FluoSession implements AutoCloseable {
     }
     MiniFluo mini = null;
     try {
+      WebindexApp.requireThisVersion(cfg, app);
       mini = WebindexApp.startEmbedded(WebindexApp.connection(cfg, app), dir, workerThreads);
       return new FluoSession(
           cfg, app, mini, dir, FluoFactory.newClient(mini.getClientConfiguration()));

@@ -126,6 +126,19 @@ public final class LoadTool extends Configured implements Tool {
    *     the store or Accumulo fails (with a watch: before a first round succeeded)
    */
   public List<BatchApplier.Result> load(WebindexConfig cfg, Options o) throws Exception {
+    LoaderMetrics.exportQueueClient(null); // the loader's figures exist from the start
+    if (o.watchSeconds() == 0) {
+      return loadRounds(cfg, o);
+    }
+    AutoCloseable metrics = ServiceMetrics.start(cfg, err);
+    try {
+      return loadRounds(cfg, o);
+    } finally {
+      ServiceMetrics.stop(metrics);
+    }
+  }
+
+  private List<BatchApplier.Result> loadRounds(WebindexConfig cfg, Options o) throws Exception {
     Connector conn = AccumuloConnections.connect(cfg);
     List<BatchApplier.Result> rounds = new ArrayList<>();
     String app = WebindexApp.currentApp(cfg, conn);
@@ -156,46 +169,54 @@ public final class LoadTool extends Configured implements Tool {
   private String loadInto(
       String app, WebindexConfig cfg, Connector conn, Options o, List<BatchApplier.Result> rounds)
       throws Exception {
+    // loading through an application of another version would write this version's format into
+    // it (a read-only client, e.g. the check's, may read any version's resume point)
+    WebindexApp.requireThisVersion(cfg, app);
     // without --embedded: refuses at once when no oracle runs (a client would wait for it forever)
     try (FluoSession fluo = FluoSession.open(cfg, app, o.embedded())) {
-      do {
-        String served = WebindexApp.currentApp(cfg, conn);
-        if (!served.equals(app)) {
-          // a cut-over switched the served table: feeding the old application would update a
-          // table nobody reads any more
-          err.printf(
-              "load: the served table is now maintained by Fluo application %s (was %s):"
-                  + " following it%n",
-              served, app);
-          err.flush();
+      LoaderMetrics.exportQueueClient(fluo.client());
+      try {
+        do {
+          String served = WebindexApp.currentApp(cfg, conn);
+          if (!served.equals(app)) {
+            // a cut-over switched the served table: feeding the old application would update a
+            // table nobody reads any more
+            err.printf(
+                "load: the served table is now maintained by Fluo application %s (was %s):"
+                    + " following it%n",
+                served, app);
+            err.flush();
+            fluo.awaitIdle();
+            return served;
+          }
+          BatchApplier.Result r =
+              new BatchApplier(
+                      fluo.client(), cfg, getConf() == null ? new Configuration() : getConf(), err)
+                  .rateLimit(o.rate())
+                  .waitingSaid(waitingSaid)
+                  .applyPending(o.upTo());
+          waitingSaid = r.waiting();
           fluo.awaitIdle();
-          return served;
-        }
-        BatchApplier.Result r =
-            new BatchApplier(
-                    fluo.client(), cfg, getConf() == null ? new Configuration() : getConf(), err)
-                .rateLimit(o.rate())
-                .waitingSaid(waitingSaid)
-                .applyPending(o.upTo());
-        waitingSaid = r.waiting();
-        fluo.awaitIdle();
-        rounds.add(r);
-        if (r.batches() == 0 && o.watchSeconds() == 0) {
-          out.printf("nothing to apply: every batch up to %d is applied%n", r.appliedAfter());
-        } else if (r.batches() > 0) {
-          out.printf(
-              "applied batches %d..%d: %d page versions (%d applied, %d stale), %d rejected, %.0f"
-                  + " pages/s%n",
-              r.appliedBefore() + 1,
-              r.appliedAfter(),
-              r.pages(),
-              r.applied(),
-              r.stale(),
-              r.rejected(),
-              r.pagesPerSecond());
-        }
-        out.flush();
-      } while (o.watchSeconds() > 0 && !stopSignal.await(o.watchSeconds() * 1000L));
+          rounds.add(r);
+          if (r.batches() == 0 && o.watchSeconds() == 0) {
+            out.printf("nothing to apply: every batch up to %d is applied%n", r.appliedAfter());
+          } else if (r.batches() > 0) {
+            out.printf(
+                "applied batches %d..%d: %d page versions (%d applied, %d stale), %d rejected, %.0f"
+                    + " pages/s%n",
+                r.appliedBefore() + 1,
+                r.appliedAfter(),
+                r.pages(),
+                r.applied(),
+                r.stale(),
+                r.rejected(),
+                r.pagesPerSecond());
+          }
+          out.flush();
+        } while (o.watchSeconds() > 0 && !stopSignal.await(o.watchSeconds() * 1000L));
+      } finally {
+        LoaderMetrics.exportQueueClient(null);
+      }
     }
     return null;
   }

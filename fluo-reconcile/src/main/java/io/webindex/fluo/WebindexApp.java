@@ -1,5 +1,6 @@
 package io.webindex.fluo;
 
+import io.webindex.core.Version;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.FluoSchema;
@@ -82,6 +83,9 @@ public final class WebindexApp {
     fc.setAccumuloUser(cfg.accumuloUser());
     fc.setAccumuloPassword(cfg.accumuloPassword().value());
     fc.setAccumuloTable(fluoTable(cfg, app));
+    // the operator's fluo.* keys (e.g. Fluo's metrics reporters); the ones set above are refused
+    // by WebindexConfig
+    cfg.fluoProperties().forEach(fc::setProperty);
     ExportCredentials.register(
         cfg.accumuloInstance(), cfg.accumuloUser(), cfg.accumuloPassword().value());
     return fc;
@@ -116,6 +120,7 @@ public final class WebindexApp {
    */
   public static void configure(
       FluoConfiguration fc, WebindexConfig cfg, String queryTable, long epoch) {
+    fc.setProperty(FluoConfiguration.APP_PREFIX + "." + VERSION_KEY, Version.current().webindex());
     fc.setObserverProvider(WebindexObservers.class);
     SimpleSerializer.setSerializer(fc, io.webindex.seed.WebindexSerializer.class);
     CombineQueue.configure(FluoSchema.URI_MAP_ID)
@@ -135,6 +140,86 @@ public final class WebindexApp {
         .save(fc);
     QueryTableExporter.configure(
         fc, cfg.accumuloInstance(), cfg.zookeepers(), cfg.accumuloUser(), queryTable, epoch);
+  }
+
+  /**
+   * The key of the application's configuration (Fluo's {@code fluo.app.*}, kept in ZooKeeper) that
+   * names the version of webindex that initialised it.
+   */
+  public static final String VERSION_KEY = "webindex.version";
+
+  /**
+   * The version of webindex that initialised application {@code app} ({@code ""}: one from before
+   * versions were recorded).
+   */
+  public static String version(WebindexConfig cfg, String app) {
+    try (FluoAdminImpl admin = new SecretFreeAdmin(connection(cfg, app))) {
+      if (!admin.zookeeperInitialized()) {
+        throw new StoreException("Fluo application " + app + " is not initialised");
+      }
+      // the whole shared configuration, the application's keys under fluo.app.
+      return admin
+          .getApplicationConfig()
+          .getString(FluoConfiguration.APP_PREFIX + "." + VERSION_KEY, "");
+    }
+  }
+
+  /**
+   * Refuses application {@code app} unless this version of webindex initialised it: a version runs
+   * only the applications it initialised itself (docs/operations.md, upgrading webindex).
+   *
+   * @throws StoreException naming both versions and the way forward
+   */
+  public static void requireThisVersion(WebindexConfig cfg, String app) {
+    String v = version(cfg, app);
+    if (!v.equals(Version.current().webindex())) {
+      throw new StoreException(versionMismatch("Fluo application " + app, "initialised", v));
+    }
+  }
+
+  /** Why state written by version {@code v} is refused, and what to do. */
+  static String versionMismatch(String what, String written, String v) {
+    String cur = Version.current().webindex();
+    String by =
+        v.isEmpty()
+            ? "by a webindex older than " + cur + " (which recorded no version)"
+            : "by webindex " + v;
+    String way =
+        v.isEmpty() || olderThan(v, cur)
+            ? "upgrade as docs/operations.md (Upgrading webindex) says: recompute a run with "
+                + cur
+                + " and reconcile to it, then start "
+                + cur
+                + "'s services, which serve the new application; until then run the old"
+                + " version's services and loader for this one"
+            : "run it with webindex " + v + ", or reconcile to a run that " + cur + " recomputed";
+    return what
+        + " was "
+        + written
+        + " "
+        + by
+        + ", and this is webindex "
+        + cur
+        + ": a version runs only the applications it initialised, from runs it recomputed; "
+        + way;
+  }
+
+  /** Whether dotted version {@code a} comes before {@code b} (numbers compared as numbers). */
+  static boolean olderThan(String a, String b) {
+    String[] x = a.split("[.-]");
+    String[] y = b.split("[.-]");
+    for (int i = 0; i < Math.max(x.length, y.length); i++) {
+      String p = i < x.length ? x[i] : "0";
+      String q = i < y.length ? y[i] : "0";
+      int c =
+          p.matches("\\d+") && q.matches("\\d+")
+              ? Long.compare(Long.parseLong(p), Long.parseLong(q))
+              : p.compareTo(q);
+      if (c != 0) {
+        return c < 0;
+      }
+    }
+    return false;
   }
 
   /** Low-latency notification settings (the defaults poll for seconds to minutes). */
@@ -208,6 +293,10 @@ public final class WebindexApp {
               + " did not succeed ("
               + run.status()
               + "): cannot start Fluo from it");
+    }
+    if (!run.version().equals(Version.current().webindex())) {
+      throw new StoreException(
+          versionMismatch("run " + run.runId() + " (its Fluo seed)", "recomputed", run.version()));
     }
     if (run.fluoBuckets() != cfg.fluoBuckets()) {
       throw new StoreException(

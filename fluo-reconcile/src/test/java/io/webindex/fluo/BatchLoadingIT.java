@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.PrometheusText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -19,6 +20,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,13 +49,15 @@ import org.junit.jupiter.api.io.TempDir;
 class BatchLoadingIT extends AccumuloITBase {
   @TempDir Path tmp;
   WebindexConfig cfg;
+  Path confFile;
   Path batches;
 
   /** A fresh application (no resume point: it loads from batch 0) exporting to a fresh table. */
   @BeforeEach
   void setUp() throws Exception {
     String prefix = newTableName("bl");
-    cfg = WebindexConfig.load(writeWebindexConf(tmp, prefix), Map.of());
+    confFile = writeWebindexConf(tmp, prefix);
+    cfg = WebindexConfig.load(confFile, Map.of());
     batches = tmp.resolve("store").resolve("batches");
     Files.createDirectories(batches);
     FluoConfiguration fc = WebindexApp.connection(cfg, cfg.fluoApp());
@@ -126,6 +130,18 @@ class BatchLoadingIT extends AccumuloITBase {
       assertEquals(4, third.pages());
       assertNull(third.waiting());
       assertEquals(3, WebindexApp.applied(fluo.client()));
+
+      // the export queue's depth (a loader's figure) counts its entries: two written by hand to a
+      // bucket row no observer is notified of stay there once the exporter is idle
+      fluo.awaitIdle();
+      assertEquals(0, LoaderMetrics.exportQueueEntries(fluo.client()));
+      try (org.apache.fluo.api.client.Transaction tx = fluo.client().newTransaction()) {
+        tx.set("eq:zz:a", new org.apache.fluo.api.data.Column("e", "v"), "1");
+        tx.set("eq:zz:b", new org.apache.fluo.api.data.Column("e", "v"), "2");
+        tx.set("eq:zz:b", new org.apache.fluo.api.data.Column("e", "x"), "not an entry");
+        tx.commit();
+      }
+      assertEquals(2, LoaderMetrics.exportQueueEntries(fluo.client()));
     }
   }
 
@@ -327,5 +343,184 @@ class BatchLoadingIT extends AccumuloITBase {
       }
       Thread.sleep(100);
     }
+  }
+
+  /**
+   * A watching loader's figures, scraped from its own {@code /metrics} port while it runs, move by
+   * exactly what the test loaded: 8 pages in batches 0 and 1 (up to 1), batch 2 complete but not
+   * applied (lag 1); JMX shows the same. Fluo's own JMX reporter, switched on by a {@code fluo.*}
+   * key of the webindex configuration, registers Fluo's MBeans, and Fluo's transaction figures
+   * reach the same endpoint.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aWatchingLoaderPublishesItsFiguresAndFluosReportersAreSwitchedOnByConfiguration()
+      throws Exception {
+    long t0 = System.currentTimeMillis();
+    batch(0, 3);
+    batch(1, 5);
+    batch(2, 4);
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    WebindexConfig withMetrics =
+        WebindexConfig.load(
+            confFile,
+            Map.of(
+                WebindexConfig.METRICS_PORT,
+                Integer.toString(port),
+                "fluo.metrics.reporter.jmx.enable",
+                "true"));
+    String before = io.webindex.store.metrics.Metrics.scrape();
+    javax.management.MBeanServer jmx =
+        java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    AtomicReference<String> scraped = new AtomicReference<>();
+    AtomicReference<Set<javax.management.ObjectName>> fluoBeans = new AtomicReference<>();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    List<BatchApplier.Result> rounds =
+        new LoadTool(new PrintWriter(out, true), new PrintWriter(err, true))
+            .stopSignal(
+                millis -> {
+                  // the first round is done: look at the running loader's figures, then stop it
+                  try {
+                    scraped.set(
+                        java.net.http.HttpClient.newHttpClient()
+                            .send(
+                                java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(
+                                            "http://127.0.0.1:" + port + "/metrics"))
+                                    .build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofString())
+                            .body());
+                    // Fluo's domains: fluo.<kind>.<n>, e.g. fluo.mini.0 for a MiniFluo
+                    Set<javax.management.ObjectName> fluo = new java.util.HashSet<>();
+                    for (javax.management.ObjectName n : jmx.queryNames(null, null)) {
+                      if (n.getDomain().startsWith("fluo.")) {
+                        fluo.add(n);
+                      }
+                    }
+                    fluoBeans.set(fluo);
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                  return true;
+                })
+            .load(withMetrics, new LoadTool.Options(1L, 0, 1, true));
+    assertEquals(1, rounds.size(), out + "\n" + err);
+    assertEquals(8, rounds.get(0).pages());
+    assertTrue(
+        err.toString()
+            .contains("metrics (Prometheus text) on http://127.0.0.1:" + port + "/metrics"),
+        err.toString());
+    String text = scraped.get();
+    assertEquals(8, delta(before, text, "webindex_loader_pages_total"), text);
+    assertEquals(2, delta(before, text, "webindex_loader_batches_total"), text);
+    assertEquals(1, PrometheusText.value(text, "webindex_loader_applied_batch", Map.of()), text);
+    assertEquals(1, PrometheusText.value(text, "webindex_loader_lag_batches", Map.of()), text);
+    double lagSeconds = PrometheusText.value(text, "webindex_loader_lag_seconds", Map.of());
+    assertTrue(
+        lagSeconds >= 0 && lagSeconds <= (System.currentTimeMillis() - t0) / 1000 + 1,
+        "batch 2 waits since it was written: " + lagSeconds);
+    assertEquals(
+        0,
+        PrometheusText.value(text, "webindex_fluo_export_queue_depth", Map.of()),
+        "the embedded workers were idle when the round ended");
+    assertTrue(
+        text.lines().anyMatch(l -> l.startsWith("fluo_") && l.contains("tx_status_committed")),
+        "Fluo's transaction figures: " + text);
+    assertEquals(
+        PrometheusText.value(text, "webindex_loader_pages_total", Map.of()),
+        ((Number)
+                jmx.getAttribute(
+                    new javax.management.ObjectName("webindex:name=" + LoaderMetrics.PAGES),
+                    "Count"))
+            .doubleValue());
+    assertTrue(
+        fluoBeans.get().stream().anyMatch(n -> n.toString().contains("tx_status_committed")),
+        "Fluo's JMX reporter, on through fluo.metrics.reporter.jmx.enable: " + fluoBeans.get());
+  }
+
+  /**
+   * An application initialised by another version of webindex (here: one from before versions were
+   * recorded) is refused by the loader, naming the upgrade; a run recomputed by another version
+   * seeds no application. (The messages for a recorded older or newer version: {@link
+   * VersionMismatchTest}.)
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void anApplicationOrRunOfAnotherVersionIsRefused() throws Exception {
+    assertEquals(
+        io.webindex.core.Version.current().webindex(),
+        WebindexApp.version(cfg, cfg.fluoApp()),
+        "setUp's");
+    // the same application as one initialised before versions were recorded
+    FluoConfiguration fc = WebindexApp.connection(cfg, cfg.fluoApp());
+    WebindexApp.configure(fc, cfg, prefixTable(), 1);
+    fc.clearProperty("fluo.app." + WebindexApp.VERSION_KEY);
+    try (FluoAdmin admin = WebindexApp.admin(fc)) {
+      admin.initialize(
+          new FluoAdmin.InitializationOptions().setClearTable(true).setClearZookeeper(true));
+    }
+    io.webindex.store.StoreException refused =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.webindex.store.StoreException.class,
+            () -> FluoSession.embedded(cfg, cfg.fluoApp(), 1).close());
+    assertTrue(
+        refused
+            .getMessage()
+            .startsWith(
+                "Fluo application "
+                    + cfg.fluoApp()
+                    + " was initialised by a webindex older than "
+                    + io.webindex.core.Version.current().webindex()
+                    + " (which recorded no version)"),
+        refused.getMessage());
+    assertTrue(
+        refused.getMessage().contains("docs/operations.md (Upgrading webindex)"),
+        refused.getMessage());
+    StringWriter err = new StringWriter();
+    assertEquals(
+        2,
+        org.apache.hadoop.util.ToolRunner.run(
+            new Configuration(),
+            new LoadTool(new PrintWriter(new StringWriter()), new PrintWriter(err, true)),
+            new String[] {"--webindex-conf", confFile.toString(), "--embedded"}),
+        "a refused application is the operator's to sort out, not a crash");
+    assertEquals("load: " + refused.getMessage() + "\n", err.toString());
+
+    io.webindex.store.RunRecord old =
+        new io.webindex.store.RunRecord(
+            "r09",
+            io.webindex.store.RunRecord.Status.SUCCEEDED,
+            0,
+            prefixTable(),
+            java.time.Instant.now(),
+            java.time.Instant.now(),
+            List.of(),
+            Map.of(),
+            tmp.resolve("seed").toString(),
+            tmp.resolve("work").toString(),
+            "",
+            cfg.fluoBuckets(),
+            "0.9.0");
+    io.webindex.store.StoreException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.webindex.store.StoreException.class,
+            () -> WebindexApp.initializeFromRun(cfg, old, new Configuration(), "other"));
+    assertTrue(
+        e.getMessage()
+            .startsWith("run r09 (its Fluo seed) was recomputed by webindex 0.9.0, and this is"),
+        e.getMessage());
+  }
+
+  private String prefixTable() {
+    return cfg.tablePrefix() + "_q";
+  }
+
+  private static double delta(String before, String after, String name) {
+    return PrometheusText.value(after, name, Map.of())
+        - PrometheusText.value(before, name, Map.of());
   }
 }

@@ -88,7 +88,8 @@ class FluoEngineIT extends AccumuloITBase {
             "",
             "",
             "",
-            cfg.fluoBuckets()));
+            cfg.fluoBuckets(),
+            io.webindex.core.Version.current().webindex()));
   }
 
   static void initialize(String app, String table, long epoch) throws Exception {

@@ -1,5 +1,6 @@
 package io.webindex.mr;
 
+import io.webindex.core.Version;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.read.ReadCounter;
 import io.webindex.mr.io.CellKey;
@@ -151,7 +152,8 @@ final class Recompute {
             new Path(sortedOut, SortJob.OUT_FLUO).toString(),
             runDir.toString(),
             runningMessage(),
-            cfg.fluoBuckets());
+            cfg.fluoBuckets(),
+            Version.current().webindex());
     registry.put(record);
     log.info("run {}: snapshot {}, {} batches, into {}", runId, snapshot, inputs.size(), table);
     Map<String, Long> counters = new TreeMap<>();
@@ -296,6 +298,7 @@ final class Recompute {
     // job 2's RFiles join job 3's: one directory of each table to import
     moveFiles(workFs, urisOut, new Path(sortedOut, SortJob.OUT_QUERY)); // its main output
     moveFiles(workFs, new Path(urisOut, UriJob.OUT_FLUO), new Path(sortedOut, SortJob.OUT_FLUO));
+    writeSeedVersion(workFs, new Path(sortedOut, SortJob.OUT_FLUO));
     return querySplits;
   }
 
@@ -431,6 +434,20 @@ final class Recompute {
       w.append(CellKeys.fluo(rcv), CellValue.ofFinal(rcv.getValue().toArray()));
     }
     return dir;
+  }
+
+  /** The file in a Fluo seed's directory that names the version of webindex that wrote it. */
+  public static final String SEED_VERSION_FILE = "WEBINDEX_VERSION";
+
+  /** Records in the seed's directory which version wrote it (beside its RFiles, which it names). */
+  static void writeSeedVersion(FileSystem fs, Path seedDir) throws IOException {
+    if (!fs.exists(seedDir) && !fs.mkdirs(seedDir)) {
+      throw new StoreException("cannot create " + seedDir);
+    }
+    try (java.io.OutputStream out = fs.create(new Path(seedDir, SEED_VERSION_FILE), true)) {
+      out.write(
+          (Version.current().webindex() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
   }
 
   /** Moves the RFiles of {@code from} into {@code to}, named apart from those there. */

@@ -35,5 +35,7 @@ final class RunSummary {
         c.getOrDefault("time.write.ms", 0L),
         c.getOrDefault("time.import.ms", 0L));
     out.printf("  Fluo seed: %s%n", r.seedDir());
+    out.printf(
+        "  written by webindex %s%n", r.version().isEmpty() ? "(not recorded)" : r.version());
   }
 }

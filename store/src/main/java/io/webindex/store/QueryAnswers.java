@@ -35,6 +35,8 @@ public final class QueryAnswers {
             : Duration.between(r.started(), r.finished()).toMillis() / 1000.0);
     m.put("counters", new TreeMap<>(r.counters()));
     m.put("message", r.message() == null || r.message().isEmpty() ? null : r.message());
+    // the version of webindex that recomputed it (null: recorded before versions were)
+    m.put("version", r.version().isEmpty() ? null : r.version());
     return m;
   }
 

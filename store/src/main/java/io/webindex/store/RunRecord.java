@@ -7,8 +7,9 @@ import java.util.Map;
 /**
  * What a recompute run recorded: its id, status, snapshot (highest batch read), the query table it
  * produced, the batch directories it read, its counters, where its Fluo seed files are, its timing
- * and, for a failure, what failed, and the Fluo bucket count its seed was laid out with (0: not
- * recorded). Later steps (check, cut-over, retention) read these.
+ * and, for a failure, what failed, the Fluo bucket count its seed was laid out with (0: not
+ * recorded), and the version of webindex that recomputed it and wrote its seed ({@code ""}: a run
+ * recorded before versions were). Later steps (check, cut-over, retention) read these.
  */
 public record RunRecord(
     String runId,
@@ -22,7 +23,8 @@ public record RunRecord(
     String seedDir,
     String workDir,
     String message,
-    int fluoBuckets) {
+    int fluoBuckets,
+    String version) {
 
   /** The life of a run. */
   public enum Status {
@@ -34,6 +36,7 @@ public record RunRecord(
   }
 
   public RunRecord {
+    version = version == null ? "" : version;
     inputs = List.copyOf(inputs);
     counters = Map.copyOf(counters);
   }
@@ -51,6 +54,7 @@ public record RunRecord(
         seedDir,
         workDir,
         msg,
-        fluoBuckets);
+        fluoBuckets,
+        version);
   }
 }

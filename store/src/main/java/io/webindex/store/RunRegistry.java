@@ -96,6 +96,7 @@ public final class RunRegistry {
     m.put(FAM, "workdir", r.workDir());
     m.put(FAM, "message", r.message() == null ? "" : r.message());
     m.put(FAM, "buckets", Integer.toString(r.fluoBuckets()));
+    m.put(FAM, "version", r.version());
     write(m);
   }
 
@@ -596,7 +597,8 @@ public final class RunRegistry {
         f.getOrDefault("seed", ""),
         f.getOrDefault("workdir", ""),
         f.getOrDefault("message", ""),
-        Integer.parseInt(f.getOrDefault("buckets", "0")));
+        Integer.parseInt(f.getOrDefault("buckets", "0")),
+        f.getOrDefault("version", ""));
   }
 
   private static String json(Map<String, Long> m) {

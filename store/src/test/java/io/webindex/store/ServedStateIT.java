@@ -31,7 +31,19 @@ class ServedStateIT extends AccumuloITBase {
   private static RunRecord run(String id, String table) {
     Instant now = Instant.now();
     return new RunRecord(
-        id, RunRecord.Status.SUCCEEDED, 3, table, now, now, List.of(), Map.of(), "", "", "", 4);
+        id,
+        RunRecord.Status.SUCCEEDED,
+        3,
+        table,
+        now,
+        now,
+        List.of(),
+        Map.of(),
+        "",
+        "",
+        "",
+        4,
+        io.webindex.core.Version.current().webindex());
   }
 
   @Test

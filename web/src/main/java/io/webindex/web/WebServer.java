@@ -16,10 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code bin/webindex serve}: the read-only web application (docs/web.md) on Undertow. Every
- * request passes, in order: the handlers in front ({@link Guard}: the access log, the method and
- * size limits, the per-client rate limit, basic authentication when configured), then the {@link
- * Routes} on a worker thread (their answers scan Accumulo, which blocks). The dependencies go one
- * way: this class wires the handlers, and they never call back into it.
+ * request passes, in order: its measurement ({@link WebMetrics}), the handlers in front ({@link
+ * Guard}: the access log, the method and size limits, the per-client rate limit, basic
+ * authentication when configured), then the {@link Routes} on a worker thread (their answers scan
+ * Accumulo, which blocks). The dependencies go one way: this class wires the handlers, and they
+ * never call back into it.
  */
 public final class WebServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WebServer.class);
@@ -52,10 +53,11 @@ public final class WebServer implements AutoCloseable {
       WebOptions options, Connector conn, WebindexConfig cfg, FluoProbe fluo) {
     RateLimiter limiter = new RateLimiter(options.requestsPerSecond(), System::nanoTime);
     HttpHandler chain =
-        new Guard(
-            options.auth(),
-            limiter,
-            new BlockingHandler(routes(options, conn, cfg, fluo).handler()));
+        new WebMetrics(
+            new Guard(
+                options.auth(),
+                limiter,
+                new BlockingHandler(routes(options, conn, cfg, fluo).handler())));
     Undertow u =
         Undertow.builder()
             .addHttpListener(options.port(), options.bind())

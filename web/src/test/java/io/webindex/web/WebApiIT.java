@@ -27,6 +27,7 @@ import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.HealthRows;
 import io.webindex.testkit.JsonLinesFixtures;
+import io.webindex.testkit.PrometheusText;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -159,7 +160,8 @@ class WebApiIT extends AccumuloITBase {
         "",
         "",
         "",
-        4);
+        4,
+        io.webindex.core.Version.current().webindex());
   }
 
   // ------------------------------------------------------------------ the worked example
@@ -375,9 +377,14 @@ class WebApiIT extends AccumuloITBase {
                         + " "
                         + r.get("seconds").asDouble()
                         + " "
-                        + r.get("counters").get("pages")));
+                        + r.get("counters").get("pages")
+                        + " "
+                        + r.get("version").asText()));
+    String v = io.webindex.core.Version.current().webindex(); // what run() recorded
     assertEquals(
-        List.of("random SUCCEEDED 1 false 12.0 4", "worked SUCCEEDED 0 true 12.0 3"), rows);
+        List.of("random SUCCEEDED 1 false 12.0 4 " + v, "worked SUCCEEDED 0 true 12.0 3 " + v),
+        rows);
+    assertTrue(fetch("/runs").body().contains("<td>" + v + "</td>"), "the runs page shows it");
 
     JsonNode checks = get("/api/v1/checks", 200).get("checks");
     assertEquals(1, checks.size());
@@ -526,7 +533,66 @@ class WebApiIT extends AccumuloITBase {
               .encodeToString("web:wrong".getBytes(StandardCharsets.UTF_8));
       assertEquals(200, fetchAuth(guarded, "/api/v1/top", "Basic " + good).statusCode());
       assertEquals(401, fetchAuth(guarded, "/api/v1/top", "Basic " + bad).statusCode());
+      // the figures are operational detail: behind the same authentication
+      assertEquals(401, fetch(guarded, "/metrics").statusCode());
+      HttpResponse<String> metrics = fetchAuth(guarded, "/metrics", "Basic " + good);
+      assertEquals(200, metrics.statusCode());
+      assertTrue(PrometheusText.has(metrics.body(), "webindex_web_responses"), metrics.body());
     }
+  }
+
+  /**
+   * {@code /metrics} answers the Prometheus text format, and its per-route figures move by exactly
+   * the requests the test makes; JMX shows the same counts.
+   */
+  @Test
+  void metricsCountTheRequestsByRouteAndStatus() throws Exception {
+    String before = fetch("/metrics").body();
+    for (int i = 0; i < 3; i++) {
+      assertEquals(200, status("/api/v1/top"));
+    }
+    assertEquals(404, status("/no/such/address"));
+    assertEquals(404, status("/no/such/address/either"));
+    assertEquals(400, status("/page?url=" + enc("<not a url>")));
+    HttpResponse<String> after = fetch("/metrics");
+    assertEquals(200, after.statusCode());
+    assertTrue(
+        after
+            .headers()
+            .firstValue("content-type")
+            .orElse("")
+            .startsWith("text/plain; version=0.0.4"),
+        after.headers().toString());
+    String text = after.body();
+    Map<String, String> top200 = Map.of("route", "api_top", "status", "200");
+    assertEquals(3, delta(before, text, "webindex_web_responses", top200), text);
+    assertEquals(
+        3, delta(before, text, "webindex_web_latency_count", Map.of("route", "api_top")), text);
+    assertEquals(
+        2,
+        delta(
+            before, text, "webindex_web_responses", Map.of("route", "not_found", "status", "404")),
+        text);
+    assertEquals(
+        1,
+        delta(before, text, "webindex_web_responses", Map.of("route", "page", "status", "400")),
+        text);
+    assertTrue(
+        PrometheusText.value(
+                text, "webindex_web_latency", Map.of("route", "api_top", "quantile", "0.99"))
+            > 0,
+        "latency quantiles in seconds");
+    assertTrue(PrometheusText.has(text, "jvm_threads_current"), "the JVM's figures");
+    Object jmx =
+        java.lang.management.ManagementFactory.getPlatformMBeanServer()
+            .getAttribute(
+                new javax.management.ObjectName("webindex:name=webindex.web.responses.api_top.200"),
+                "Count");
+    assertEquals((long) PrometheusText.value(text, "webindex_web_responses", top200), jmx);
+  }
+
+  private static double delta(String before, String after, String name, Map<String, String> l) {
+    return PrometheusText.value(after, name, l) - PrometheusText.value(before, name, l);
   }
 
   // ------------------------------------------------------------------ pages
@@ -599,7 +665,8 @@ class WebApiIT extends AccumuloITBase {
             "",
             "",
             leak,
-            4));
+            4,
+            io.webindex.core.Version.current().webindex()));
     runs.put(run("pub", workedTable, 0));
     runs.serve(runs.get("pub").orElseThrow());
     Path checks = dir.resolve("checks");

@@ -8,8 +8,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -41,7 +44,10 @@ public record WebindexConfig(
     int rejectSamplesPerTask,
     String fluoApp,
     int fluoBuckets,
-    int connectTimeoutSeconds) {
+    int connectTimeoutSeconds,
+    int metricsPort,
+    String metricsBind,
+    Map<String, String> fluoProperties) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
   public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
@@ -65,6 +71,36 @@ public record WebindexConfig(
   public static final String FLUO_APP = "webindex.fluo.app";
   public static final String FLUO_BUCKETS = "webindex.fluo.buckets";
   public static final String CONNECT_TIMEOUT = "webindex.accumulo.connect.timeout";
+
+  /**
+   * The port of the Prometheus endpoint ({@code /metrics}) of a headless service ({@code
+   * fluo-oracle}, {@code fluo-worker}, {@code load --watch}); 0 (the default): none.
+   */
+  public static final String METRICS_PORT = "webindex.metrics.port";
+
+  /** The address that endpoint listens on (default {@code 127.0.0.1}: this host only). */
+  public static final String METRICS_BIND = "webindex.metrics.bind";
+
+  /** Keys passed through into every Fluo configuration webindex builds (docs/metrics.md). */
+  public static final String FLUO_PREFIX = "fluo.";
+
+  /**
+   * The {@code fluo.*} keys webindex sets itself (connection, credentials, the application's own
+   * configuration and observers, worker threads and notification scans, the embedded runner): a
+   * configuration that sets one is refused. Entries ending in {@code .} are prefixes.
+   */
+  public static final List<String> FLUO_RESERVED =
+      List.of(
+          "fluo.client.",
+          "fluo.connection.",
+          "fluo.accumulo.",
+          "fluo.admin.",
+          "fluo.app.",
+          "fluo.observer.",
+          "fluo.observers.",
+          "fluo.mini.",
+          "fluo.worker.num.threads",
+          "fluo.impl.worker.finder.");
 
   /** A secret value whose {@code toString} never shows it. */
   public record Secret(String value) {
@@ -105,6 +141,36 @@ public record WebindexConfig(
       throw new IllegalArgumentException(
           CONNECT_TIMEOUT + " must be at least 1 (seconds): " + connectTimeoutSeconds);
     }
+    if (metricsPort < 0 || metricsPort > 65_535) {
+      throw new IllegalArgumentException(
+          METRICS_PORT + " must be between 0 (none) and 65535: " + metricsPort);
+    }
+    Objects.requireNonNull(metricsBind, "metricsBind");
+    fluoProperties = Collections.unmodifiableSortedMap(new TreeMap<>(fluoProperties));
+    for (String k : fluoProperties.keySet()) {
+      if (!k.startsWith(FLUO_PREFIX)) {
+        throw new IllegalArgumentException("not a Fluo property (fluo.*): " + k);
+      }
+      reservedBy(k)
+          .ifPresent(
+              r -> {
+                throw new IllegalArgumentException(
+                    "configuration key "
+                        + k
+                        + " is set by webindex itself ("
+                        + r
+                        + (r.endsWith(".") ? "*" : "")
+                        + "): remove it; only other fluo.* keys, such as"
+                        + " fluo.metrics.reporter.*, pass through to Fluo");
+              });
+    }
+  }
+
+  /** The reserved key or prefix ({@link #FLUO_RESERVED}) that {@code key} falls under. */
+  public static Optional<String> reservedBy(String key) {
+    return FLUO_RESERVED.stream()
+        .filter(r -> r.endsWith(".") ? key.startsWith(r) : key.equals(r))
+        .findFirst();
   }
 
   /** Loads a properties file; {@code overrides} win over the file. */
@@ -165,7 +231,21 @@ public record WebindexConfig(
         intValue(m, REJECT_SAMPLES, 100),
         m.getOrDefault(FLUO_APP, "webindex"),
         intValue(m, FLUO_BUCKETS, 16),
-        intValue(m, CONNECT_TIMEOUT, 60));
+        intValue(m, CONNECT_TIMEOUT, 60),
+        intValue(m, METRICS_PORT, 0),
+        m.getOrDefault(METRICS_BIND, "127.0.0.1"),
+        fluoKeys(m));
+  }
+
+  private static Map<String, String> fluoKeys(Map<String, String> m) {
+    Map<String, String> f = new TreeMap<>();
+    m.forEach(
+        (k, v) -> {
+          if (k.startsWith(FLUO_PREFIX)) {
+            f.put(k, v);
+          }
+        });
+    return f;
   }
 
   private static final Set<String> KNOWN =
@@ -186,7 +266,9 @@ public record WebindexConfig(
           REJECT_SAMPLES,
           FLUO_APP,
           FLUO_BUCKETS,
-          CONNECT_TIMEOUT);
+          CONNECT_TIMEOUT,
+          METRICS_PORT,
+          METRICS_BIND);
 
   /**
    * A whole number in {@code [min, max]}; anything else is a configuration error naming the key.
@@ -244,8 +326,20 @@ public record WebindexConfig(
     m.put(FLUO_APP, fluoApp);
     m.put(FLUO_BUCKETS, Integer.toString(fluoBuckets));
     m.put(CONNECT_TIMEOUT, Integer.toString(connectTimeoutSeconds));
+    m.put(METRICS_PORT, Integer.toString(metricsPort));
+    m.put(METRICS_BIND, metricsBind);
+    // Fluo keys named *password* or *secret* stay out, like the Accumulo password
+    fluoProperties.forEach(
+        (k, v) -> {
+          if (!SECRET_NAME.matcher(k).find()) {
+            m.put(k, v);
+          }
+        });
     return m;
   }
+
+  private static final java.util.regex.Pattern SECRET_NAME =
+      java.util.regex.Pattern.compile("(?i)password|secret|token|keytab");
 
   /** The name of the run-metadata table. */
   public String metaTable() {

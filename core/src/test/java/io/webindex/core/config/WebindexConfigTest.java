@@ -153,4 +153,62 @@ class WebindexConfigTest {
             () -> WebindexConfig.fromMap(Map.of(WebindexConfig.CONNECT_TIMEOUT, "0"), Map.of()));
     assertTrue(e.getMessage().startsWith(WebindexConfig.CONNECT_TIMEOUT), e.getMessage());
   }
+
+  @Test
+  void fluoKeysPassThroughAndTheOnesWebindexSetsAreRefused() {
+    Map<String, String> m = new HashMap<>();
+    m.put("fluo.metrics.reporter.jmx.enable", "true");
+    m.put("fluo.metrics.reporter.slf4j.enable", "true");
+    m.put("fluo.tx.rollback.time", "300000");
+    m.put("other.key", "ignored");
+    WebindexConfig c = WebindexConfig.fromMap(m, Map.of());
+    assertEquals(
+        Map.of(
+            "fluo.metrics.reporter.jmx.enable", "true",
+            "fluo.metrics.reporter.slf4j.enable", "true",
+            "fluo.tx.rollback.time", "300000"),
+        c.fluoProperties());
+    assertThrows(UnsupportedOperationException.class, () -> c.fluoProperties().put("fluo.x", "y"));
+    for (String key :
+        new String[] {
+          "fluo.accumulo.password",
+          "fluo.connection.zookeepers",
+          "fluo.client.accumulo.user",
+          "fluo.app.anything",
+          "fluo.observer.provider",
+          "fluo.worker.num.threads",
+          "fluo.impl.worker.finder.maxSleep",
+          "fluo.mini.data.dir"
+        }) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> WebindexConfig.fromMap(Map.of(key, "1"), Map.of()),
+              key);
+      assertTrue(
+          e.getMessage().startsWith("configuration key " + key + " is set by webindex itself"),
+          e.getMessage());
+    }
+    // a reserved exact key is not a prefix: a longer key beside it passes
+    assertEquals(
+        Map.of("fluo.worker.num.threads.x", "1"),
+        WebindexConfig.fromMap(Map.of("fluo.worker.num.threads.x", "1"), Map.of())
+            .fluoProperties());
+  }
+
+  @Test
+  void metricsEndpointIsOffByDefaultAndPortIsChecked() {
+    WebindexConfig c = WebindexConfig.fromMap(Map.of(), Map.of());
+    assertEquals(0, c.metricsPort());
+    assertEquals("127.0.0.1", c.metricsBind());
+    assertEquals(
+        9101,
+        WebindexConfig.fromMap(Map.of(WebindexConfig.METRICS_PORT, "9101"), Map.of())
+            .metricsPort());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> WebindexConfig.fromMap(Map.of(WebindexConfig.METRICS_PORT, "70000"), Map.of()));
+    assertEquals("webindex.metrics.port must be between 0 (none) and 65535: 70000", e.getMessage());
+  }
 }
