@@ -21,7 +21,9 @@ import java.util.TreeSet;
  * webindex.accumulo.password}, or the file named by {@code webindex.accumulo.password.file}, or the
  * environment variable {@code WEBINDEX_ACCUMULO_PASSWORD}; it is never printed ({@link #toString()}
  * masks it) and never copied into job configurations. The file is read as UTF-8; a relative {@code
- * webindex.accumulo.password.file} is relative to the file's directory.
+ * webindex.accumulo.password.file} is relative to the file's directory. The user defaults to
+ * {@value #DEFAULT_USER}, not {@code root}. The secure-cluster keys (Kerberos, SASL, SSL, TLS for
+ * the web application) are read by {@link SecurityConfig}.
  */
 public record WebindexConfig(
     String accumuloInstance,
@@ -37,7 +39,8 @@ public record WebindexConfig(
     ReadLimits readLimits,
     int rejectSamplesPerTask,
     String fluoApp,
-    int fluoBuckets) {
+    int fluoBuckets,
+    SecurityConfig security) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
   public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
@@ -45,6 +48,13 @@ public record WebindexConfig(
   public static final String PASSWORD = "webindex.accumulo.password";
   public static final String PASSWORD_FILE = "webindex.accumulo.password.file";
   public static final String PASSWORD_ENV = "WEBINDEX_ACCUMULO_PASSWORD";
+
+  /**
+   * The Accumulo user when none is configured: the project's own user of docs/permissions.md, never
+   * {@code root}.
+   */
+  public static final String DEFAULT_USER = "webindex";
+
   public static final String TABLE_PREFIX = "webindex.table.prefix";
   public static final String STORE_ROOT = "webindex.store.root";
   public static final String WORK_DIR = "webindex.work.dir";
@@ -96,6 +106,7 @@ public record WebindexConfig(
     if (fluoBuckets < 1) {
       throw new IllegalArgumentException(FLUO_BUCKETS + " must be at least 1: " + fluoBuckets);
     }
+    Objects.requireNonNull(security, "security");
   }
 
   /** Loads a properties file; {@code overrides} win over the file. */
@@ -110,11 +121,15 @@ public record WebindexConfig(
     Map<String, String> m = new TreeMap<>();
     p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k).strip()));
     m.putAll(overrides);
-    String pwFile = m.get(PASSWORD_FILE);
-    if (pwFile != null && !pwFile.isEmpty() && !Path.of(pwFile).isAbsolute()) {
-      // a relative password file is relative to the configuration file, not the working directory
-      Path dir = file.toAbsolutePath().getParent();
-      m.put(PASSWORD_FILE, dir.resolve(pwFile).toString());
+    // a relative file name is relative to the configuration file, not the working directory
+    Path dir = file.toAbsolutePath().getParent();
+    Set<String> pathKeys = new TreeSet<>(SecurityConfig.PATH_KEYS);
+    pathKeys.add(PASSWORD_FILE);
+    for (String key : pathKeys) {
+      String v = m.get(key);
+      if (v != null && !v.isEmpty() && !Path.of(v).isAbsolute()) {
+        m.put(key, dir.resolve(v).toString());
+      }
     }
     return fromMap(m, System.getenv());
   }
@@ -122,7 +137,7 @@ public record WebindexConfig(
   /** Builds a configuration from keys (missing keys take their defaults) and an environment. */
   public static WebindexConfig fromMap(Map<String, String> m, Map<String, String> env) {
     for (String k : m.keySet()) {
-      if (k.startsWith("webindex.") && !KNOWN.contains(k)) {
+      if (k.startsWith("webindex.") && !KNOWN.contains(k) && !SecurityConfig.KEYS.contains(k)) {
         throw new IllegalArgumentException("unknown configuration key " + k);
       }
     }
@@ -141,7 +156,7 @@ public record WebindexConfig(
     return new WebindexConfig(
         m.getOrDefault(INSTANCE, ""),
         m.getOrDefault(ZOOKEEPERS, ""),
-        m.getOrDefault(USER, "root"),
+        m.getOrDefault(USER, DEFAULT_USER),
         new Secret(password == null ? "" : password),
         m.getOrDefault(TABLE_PREFIX, "webindex"),
         m.getOrDefault(STORE_ROOT, ""),
@@ -160,7 +175,8 @@ public record WebindexConfig(
             bounded(m, MAX_LINKS, ReadLimits.DEFAULT.maxLinks(), 1, ReadLimits.MAX_LINKS, "")),
         intValue(m, REJECT_SAMPLES, 100),
         m.getOrDefault(FLUO_APP, "webindex"),
-        intValue(m, FLUO_BUCKETS, 16));
+        intValue(m, FLUO_BUCKETS, 16),
+        SecurityConfig.fromMap(m, env));
   }
 
   private static final Set<String> KNOWN =
@@ -237,6 +253,7 @@ public record WebindexConfig(
     m.put(REJECT_SAMPLES, Integer.toString(rejectSamplesPerTask));
     m.put(FLUO_APP, fluoApp);
     m.put(FLUO_BUCKETS, Integer.toString(fluoBuckets));
+    m.putAll(security.toMap());
     return m;
   }
 
