@@ -183,12 +183,12 @@ class KerberosIT {
 
   record Result(int exit, String out) {}
 
-  /** Runs a Tool as {@code hadoop jar} would, the principal mapped to this machine's user. */
-  static Result tool(org.apache.hadoop.util.Tool tool, ByteArrayOutputStream out, String... args)
-      throws Exception {
+  /**
+   * The Hadoop configuration of this machine's "cluster": Hadoop maps the principal to a local user
+   * ({@code auth_to_local}), and the local job runner's staging directory must be owned by it.
+   */
+  static Configuration hadoopConf() {
     Configuration conf = new Configuration();
-    // Hadoop maps the principal to a local user (auth_to_local); the local job runner's staging
-    // directory must be owned by it
     conf.set(
         "hadoop.security.auth_to_local",
         "RULE:[1:$1@$0](webindex@"
@@ -197,7 +197,13 @@ class KerberosIT {
             + System.getProperty("user.name")
             + "/\n"
             + "DEFAULT");
-    int exit = ToolRunner.run(conf, tool, args);
+    return conf;
+  }
+
+  /** Runs a Tool as {@code hadoop jar} would, the principal mapped to this machine's user. */
+  static Result tool(org.apache.hadoop.util.Tool tool, ByteArrayOutputStream out, String... args)
+      throws Exception {
+    int exit = ToolRunner.run(hadoopConf(), tool, args);
     return new Result(exit, out.toString(StandardCharsets.UTF_8));
   }
 
@@ -230,6 +236,8 @@ class KerberosIT {
     Files.setPosixFilePermissions(userKeytab, PosixFilePermissions.fromString("rw-------"));
     Path conf = writeConf(dir, "wi", userKeytab);
     WebindexConfig cfg = WebindexConfig.load(conf, Map.of());
+    // the login a Tool makes when it reads its configuration (ToolConfig.load)
+    KerberosLogin.login(cfg.security(), hadoopConf());
     Connector conn = AccumuloConnections.connect(cfg);
     assertEquals(userPrincipal, conn.whoami(), "connected as the keytab's principal");
     assertEquals(userPrincipal, UserGroupInformation.getLoginUser().getUserName());
