@@ -86,7 +86,16 @@ public final class WebServer implements AutoCloseable {
       u.start();
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
-          "cannot listen on " + options.bind() + ":" + options.port() + ": " + rootMessage(e), e);
+          "cannot listen on "
+              + options.bind()
+              + ":"
+              + options.port()
+              + (tls.enabled() && tls.redirectPort() >= 0
+                  ? " (HTTPS) and " + tls.redirectPort() + " (the redirect)"
+                  : "")
+              + ": "
+              + rootMessage(e),
+          e);
     }
     String scheme = tls.enabled() ? "https" : "http";
     InetSocketAddress bound = null;
