@@ -184,11 +184,14 @@ class KerberosIT {
   record Result(int exit, String out) {}
 
   /**
-   * The Hadoop configuration of this machine's "cluster": Hadoop maps the principal to a local user
-   * ({@code auth_to_local}), and the local job runner's staging directory must be owned by it.
+   * The Hadoop configuration of this machine's "cluster", as its {@code *-site.xml} would give it:
+   * Hadoop maps the principal to a local user ({@code auth_to_local}; the local job runner's
+   * staging directory must be owned by it), and a job submission on a Kerberos cluster names the
+   * resource manager's principal as the renewer of the file systems' delegation tokens.
    */
   static Configuration hadoopConf() {
     Configuration conf = new Configuration();
+    conf.set("yarn.resourcemanager.principal", "yarn/_HOST@" + realm);
     conf.set(
         "hadoop.security.auth_to_local",
         "RULE:[1:$1@$0](webindex@"
