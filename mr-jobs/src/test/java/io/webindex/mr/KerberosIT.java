@@ -63,7 +63,8 @@ import org.junit.jupiter.api.io.TempDir;
  * from its own keytab, connects over SASL, recomputes the worked example with the local job runner
  * (bulk import as the principal), and runs the MapReduce check, whose tasks connect with the
  * delegation token the job's credentials carry. Not covered here: a job on YARN (the local runner's
- * tasks run in this process) and the Fluo stages (Fluo 1.2 connects with a password only).
+ * tasks run in this process, see {@link #startKdcAndAccumulo} for the shuffle) and the Fluo stages
+ * (Fluo 1.2 connects with a password only).
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class KerberosIT {
@@ -79,6 +80,12 @@ class KerberosIT {
 
   @BeforeAll
   static void startKdcAndAccumulo() throws Exception {
+    // The local job runner's shuffle reads map output through Hadoop's SecureIOUtils, which decides
+    // once per JVM, when first loaded, whether to check file owners: under Kerberos that needs
+    // Hadoop's native library (libhadoop), which this machine does not have (on a cluster, the
+    // node managers of a secure YARN have it). Loaded now, before any Kerberos login, it keeps the
+    // plain path, as in every other test of this JVM: the shuffle's owner checks are not tested.
+    Class.forName("org.apache.hadoop.io.SecureIOUtils");
     Properties kdcConf = MiniKdc.createConf();
     kdc = new MiniKdc(kdcConf, Files.createDirectories(tmp.resolve("kdc")).toFile());
     kdc.start();
