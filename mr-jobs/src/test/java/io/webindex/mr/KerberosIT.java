@@ -265,6 +265,9 @@ class KerberosIT {
           mac.getConnector(rootPrincipal, new KerberosToken())
               .securityOperations()
               .grantSystemPermission(userPrincipal, SystemPermission.CREATE_TABLE);
+          mac.getConnector(rootPrincipal, new KerberosToken())
+              .securityOperations()
+              .grantSystemPermission(userPrincipal, SystemPermission.OBTAIN_DELEGATION_TOKEN);
           return null;
         });
 

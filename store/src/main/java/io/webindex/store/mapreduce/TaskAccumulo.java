@@ -74,7 +74,7 @@ public final class TaskAccumulo {
         throw new StoreException(
             "Accumulo refused a delegation token for the job's tasks to "
                 + conn.whoami()
-                + ": "
+                + " (it needs System.OBTAIN_DELEGATION_TOKEN, docs/security.md): "
                 + e.getMessage(),
             e);
       }
