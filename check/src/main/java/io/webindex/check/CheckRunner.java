@@ -249,10 +249,8 @@ public final class CheckRunner {
       Job job =
           CheckJob.create(
               hadoop,
-              cfg.accumuloInstance(),
-              cfg.zookeepers(),
-              cfg.accumuloUser(),
-              cfg.accumuloPassword(),
+              cfg,
+              conn,
               run.table(),
               actualTable,
               excl,

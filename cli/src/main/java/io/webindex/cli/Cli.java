@@ -2,6 +2,7 @@ package io.webindex.cli;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
+import io.webindex.store.KerberosLogin;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
@@ -204,7 +205,10 @@ public final class Cli {
               + confDir.resolve(CONF_NAME)
               + " (see conf/webindex.properties.example), or pass --conf FILE");
     }
-    return new Loaded(WebindexConfig.load(file, Map.of()), file);
+    WebindexConfig cfg = WebindexConfig.load(file, Map.of());
+    // a configured keytab: log in once, before the first connection (docs/security.md)
+    KerberosLogin.login(cfg.security(), null);
+    return new Loaded(cfg, file);
   }
 
   /** Connects to the Accumulo the resolved configuration names. */

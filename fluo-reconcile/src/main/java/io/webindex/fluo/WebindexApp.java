@@ -1,6 +1,7 @@
 package io.webindex.fluo;
 
 import io.webindex.core.Version;
+import io.webindex.core.config.SecurityConfig;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.FluoSchema;
@@ -75,6 +76,7 @@ public final class WebindexApp {
    * password set here stays in this process: it is never written to ZooKeeper.
    */
   public static FluoConfiguration connection(WebindexConfig cfg, String app) {
+    requirePasswordClient(cfg);
     FluoConfiguration fc = new FluoConfiguration();
     fc.setApplicationName(app);
     fc.setInstanceZookeepers(cfg.zookeepers() + "/fluo");
@@ -89,6 +91,25 @@ public final class WebindexApp {
     ExportCredentials.register(
         cfg.accumuloInstance(), cfg.accumuloUser(), cfg.accumuloPassword().value());
     return fc;
+  }
+
+  /**
+   * Refuses a configuration Fluo 1.2 cannot connect with: its Accumulo client takes an instance,
+   * ZooKeepers, a user and a password only (no SASL/Kerberos, no SSL), see docs/security.md.
+   *
+   * @throws IllegalArgumentException naming the keys, for a configuration error
+   */
+  static void requirePasswordClient(WebindexConfig cfg) {
+    if (cfg.security().saslEnabled() || cfg.security().ssl().enabled()) {
+      throw new IllegalArgumentException(
+          "the Fluo stages cannot run with "
+              + (cfg.security().saslEnabled()
+                  ? SecurityConfig.SASL_ENABLED
+                  : SecurityConfig.SSL_ENABLED)
+              + "=true: Fluo 1.2 connects to Accumulo with a user and password only, without SASL"
+              + " or SSL (docs/security.md, \"Fluo\"); keep the Fluo engine on an Accumulo"
+              + " instance that accepts password logins, or run the MapReduce engine alone");
+    }
   }
 
   /**

@@ -156,6 +156,8 @@ class IncrementalIT extends AccumuloITBase {
                 cfg.accumuloInstance(),
                 WebindexConfig.ZOOKEEPERS,
                 cfg.zookeepers(),
+                WebindexConfig.USER,
+                ROOT_USER,
                 WebindexConfig.PASSWORD,
                 ROOT_PASSWORD,
                 WebindexConfig.TABLE_PREFIX,

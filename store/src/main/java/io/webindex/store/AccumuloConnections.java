@@ -1,5 +1,6 @@
 package io.webindex.store;
 
+import io.webindex.core.config.SecurityConfig;
 import io.webindex.core.config.WebindexConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -14,20 +15,31 @@ import java.util.concurrent.TimeoutException;
 import org.apache.accumulo.core.client.ClientConfiguration;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.ZooKeeperInstance;
+import org.apache.accumulo.core.client.security.tokens.AuthenticationToken;
+import org.apache.accumulo.core.client.security.tokens.KerberosToken;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 
 /**
  * Opens Accumulo connections from the configuration. Everything in webindex that talks to Accumulo
- * goes through this module, so a move to another Accumulo line touches one place.
+ * goes through this module, so a move to another Accumulo line touches one place. With {@code
+ * webindex.accumulo.sasl.enabled} the client authenticates with Kerberos (SASL) as the logged-in
+ * principal ({@link KerberosLogin}); with {@code webindex.accumulo.ssl.enabled} it talks SSL
+ * (docs/security.md). Every connection waits at most {@code webindex.accumulo.connect.timeout}
+ * (Accumulo's client retries an unreachable ZooKeeper or absent tablet servers for ever).
  */
 public final class AccumuloConnections {
   private AccumuloConnections() {}
 
+  /** How long a connection waits for ZooKeeper and the tablet servers unless configured. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
   /**
-   * Connects as the configured user.
+   * Connects as the configured user: the Kerberos principal with SASL, else {@code
+   * webindex.accumulo.user} with its password.
    *
    * @throws StoreException with a message fit for an operator when the configuration is incomplete
    *     or Accumulo refuses
+   * @throws StoreUnavailableException when Accumulo does not answer in time
    */
   public static Connector connect(WebindexConfig cfg) {
     if (cfg.accumuloInstance().isEmpty() || cfg.zookeepers().isEmpty()) {
@@ -37,6 +49,13 @@ public final class AccumuloConnections {
               + " and "
               + WebindexConfig.ZOOKEEPERS
               + " (or start an embedded one with `bin/webindex dev`)");
+    }
+    ClientConfiguration cc = clientConfiguration(cfg);
+    Duration timeout = Duration.ofSeconds(cfg.connectTimeoutSeconds());
+    if (cfg.security().saslEnabled()) {
+      KerberosLogin.login(cfg.security(), null);
+      KerberosToken token = KerberosLogin.token();
+      return connect(cc, token.getPrincipal(), token, timeout);
     }
     if (!cfg.accumuloPassword().isPresent()) {
       throw new StoreException(
@@ -48,37 +67,42 @@ public final class AccumuloConnections {
               + WebindexConfig.PASSWORD_ENV);
     }
     return connect(
-        cfg.accumuloInstance(),
-        cfg.zookeepers(),
-        cfg.accumuloUser(),
-        new PasswordToken(cfg.accumuloPassword().value()),
-        Duration.ofSeconds(cfg.connectTimeoutSeconds()));
+        cc, cfg.accumuloUser(), new PasswordToken(cfg.accumuloPassword().value()), timeout);
   }
 
   /**
    * Connects to an instance as a user with a password that came from elsewhere than the
-   * configuration (a job's credentials, the exporter's process): the one place that opens an
-   * Accumulo connection.
+   * configuration (the exporter's process): no SASL, no SSL, the default timeout.
    *
    * @throws StoreException with a message fit for an operator when Accumulo refuses
    */
   public static Connector connect(
       String instance, String zookeepers, String user, PasswordToken password) {
-    return connect(instance, zookeepers, user, password, DEFAULT_TIMEOUT);
+    return connect(
+        ClientConfiguration.create().withInstance(instance).withZkHosts(zookeepers),
+        user,
+        password,
+        DEFAULT_TIMEOUT);
   }
 
-  /** How long a connection waits for ZooKeeper and the tablet servers unless configured. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+  /** As {@link #connect(ClientConfiguration, String, AuthenticationToken, Duration)}, 60 s. */
+  public static Connector connect(
+      ClientConfiguration cc, String principal, AuthenticationToken token) {
+    return connect(cc, principal, token, DEFAULT_TIMEOUT);
+  }
 
   /**
-   * As {@link #connect(String, String, String, PasswordToken)}, waiting at most {@code timeout}:
-   * Accumulo's client retries an unreachable ZooKeeper or absent tablet servers for ever.
+   * Connects with a client configuration and any token (a password, a Kerberos token, a delegation
+   * token), waiting at most {@code timeout}: the one place that opens an Accumulo connection.
    *
+   * @throws StoreException with a message fit for an operator when Accumulo refuses
    * @throws StoreUnavailableException when Accumulo does not answer within {@code timeout}
    */
   public static Connector connect(
-      String instance, String zookeepers, String user, PasswordToken password, Duration timeout) {
-    String what = "Accumulo instance '" + instance + "' at " + zookeepers + " as " + user;
+      ClientConfiguration cc, String principal, AuthenticationToken token, Duration timeout) {
+    String instance = cc.get(ClientConfiguration.ClientProperty.INSTANCE_NAME);
+    String zookeepers = cc.get(ClientConfiguration.ClientProperty.INSTANCE_ZK_HOST);
+    String what = "Accumulo instance '" + instance + "' at " + zookeepers + " as " + principal;
     // Accumulo's ZooKeeper session for a host that does not answer retries for ever inside a
     // JVM-wide lock (every later connection would wait behind it): ask the hosts first
     String unreachable = unreachableZooKeepers(zookeepers, timeout);
@@ -91,10 +115,8 @@ public final class AccumuloConnections {
               + WebindexConfig.CONNECT_TIMEOUT
               + " sets the wait)");
     }
-    ClientConfiguration cc =
-        ClientConfiguration.create().withInstance(instance).withZkHosts(zookeepers);
     FutureTask<Connector> connecting =
-        new FutureTask<>(() -> new ZooKeeperInstance(cc).getConnector(user, password));
+        new FutureTask<>(() -> new ZooKeeperInstance(cc).getConnector(principal, token));
     Thread t = new Thread(connecting, "accumulo-connect");
     t.setDaemon(true);
     t.start();
@@ -121,6 +143,39 @@ public final class AccumuloConnections {
           ? new StoreUnavailableException(m, c)
           : new StoreException(m, c);
     }
+  }
+
+  /**
+   * The Accumulo client configuration of {@code cfg}: instance, ZooKeepers, SASL (with the servers'
+   * Kerberos primary and the quality of protection) and SSL (trust store, and key store for client
+   * authentication). It holds the SSL store passwords: never log or store it.
+   */
+  public static ClientConfiguration clientConfiguration(WebindexConfig cfg) {
+    ClientConfiguration cc =
+        ClientConfiguration.create()
+            .withInstance(cfg.accumuloInstance())
+            .withZkHosts(cfg.zookeepers());
+    SecurityConfig s = cfg.security();
+    if (s.saslEnabled()) {
+      cc =
+          cc.withSasl(true, s.saslServerPrimary())
+              .with(ClientConfiguration.ClientProperty.RPC_SASL_QOP, s.saslQop());
+    }
+    SecurityConfig.Ssl ssl = s.ssl();
+    if (ssl.enabled()) {
+      cc = cc.withSsl(true);
+      if (!ssl.truststore().isEmpty()) {
+        cc =
+            cc.withTruststore(
+                ssl.truststore(), ssl.truststorePassword().value(), ssl.truststoreType());
+      }
+      if (ssl.clientAuth()) {
+        cc =
+            cc.with(ClientConfiguration.ClientProperty.INSTANCE_RPC_SSL_CLIENT_AUTH, "true")
+                .withKeystore(ssl.keystore(), ssl.keystorePassword().value(), ssl.keystoreType());
+      }
+    }
+    return cc;
   }
 
   /**

@@ -35,11 +35,14 @@ public final class ToolConfig {
   /**
    * The configuration of a Tool run with {@code args}: the {@code --webindex-conf} file, overridden
    * by {@code webindex.*} Hadoop properties; a webindex password in the Hadoop configuration is
-   * refused ({@link JobSecrets#refuse}).
+   * refused ({@link JobSecrets#refuse}). The process then logs in to Kerberos as configured ({@link
+   * KerberosLogin}), before its first connection or job.
    */
   public static WebindexConfig load(Configuration conf, Args args, String... internalPrefixes) {
     JobSecrets.refuse(conf);
-    return load(conf, args.value(CONF_OPTION).orElse(null), internalPrefixes);
+    WebindexConfig cfg = load(conf, args.value(CONF_OPTION).orElse(null), internalPrefixes);
+    KerberosLogin.login(cfg.security(), conf);
+    return cfg;
   }
 
   /**

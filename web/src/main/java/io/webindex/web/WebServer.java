@@ -4,12 +4,14 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.handlers.BlockingHandler;
+import io.webindex.core.config.SecurityConfig;
 import io.webindex.core.config.WebindexConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.accumulo.core.client.Connector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,9 +60,20 @@ public final class WebServer implements AutoCloseable {
                 options.auth(),
                 limiter,
                 new BlockingHandler(routes(options, conn, cfg, fluo).handler())));
+    SecurityConfig.WebTls tls = cfg.security().webTls();
+    Undertow.Builder builder = Undertow.builder();
+    AtomicInteger httpsPort = new AtomicInteger(options.port());
+    if (tls.enabled()) {
+      // HTTPS on the port; plain HTTP only where configured, and there only a redirect
+      builder.addHttpsListener(options.port(), options.bind(), Tls.context(tls));
+      if (tls.redirectPort() >= 0) {
+        builder.addHttpListener(tls.redirectPort(), options.bind(), Tls.redirect(httpsPort::get));
+      }
+    } else {
+      builder.addHttpListener(options.port(), options.bind());
+    }
     Undertow u =
-        Undertow.builder()
-            .addHttpListener(options.port(), options.bind())
+        builder
             .setIoThreads(2)
             .setWorkerThreads(16)
             .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
@@ -75,14 +88,32 @@ public final class WebServer implements AutoCloseable {
       u.start();
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
-          "cannot listen on " + options.bind() + ":" + options.port() + ": " + rootMessage(e), e);
+          "cannot listen on "
+              + options.bind()
+              + ":"
+              + options.port()
+              + (tls.enabled() && tls.redirectPort() >= 0
+                  ? " (HTTPS) and " + tls.redirectPort() + " (the redirect)"
+                  : "")
+              + ": "
+              + rootMessage(e),
+          e);
     }
-    InetSocketAddress bound = (InetSocketAddress) u.getListenerInfo().get(0).getAddress();
+    String scheme = tls.enabled() ? "https" : "http";
+    InetSocketAddress bound = null;
+    for (Undertow.ListenerInfo l : u.getListenerInfo()) {
+      if (l.getProtcol().equals(scheme)) {
+        bound = (InetSocketAddress) l.getAddress();
+      } else {
+        log.info("plain HTTP on {} only redirects to HTTPS", l.getAddress());
+      }
+    }
+    httpsPort.set(bound.getPort());
     String host = bound.getAddress().getHostAddress();
     if (host.contains(":")) {
       host = "[" + host + "]";
     }
-    URI url = URI.create("http://" + host + ":" + bound.getPort() + "/");
+    URI url = URI.create(scheme + "://" + host + ":" + bound.getPort() + "/");
     if (options.auth() == null && !isLoopback(options.bind())) {
       log.warn(
           "the web application listens on {} without authentication: anyone who reaches it can"
@@ -122,7 +153,10 @@ public final class WebServer implements AutoCloseable {
         new Failures(templates, detail));
   }
 
-  /** The address it answers on, e.g. {@code http://127.0.0.1:8080/}. */
+  /**
+   * The address it answers on, e.g. {@code http://127.0.0.1:8080/}, or {@code https://…} with
+   * {@code webindex.web.tls.keystore}.
+   */
   public URI url() {
     return url;
   }

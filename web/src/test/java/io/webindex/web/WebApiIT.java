@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,6 +29,10 @@ import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.HealthRows;
 import io.webindex.testkit.JsonLinesFixtures;
 import io.webindex.testkit.PrometheusText;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -36,6 +41,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -46,6 +54,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.security.TablePermission;
 import org.junit.jupiter.api.AfterAll;
@@ -593,6 +604,174 @@ class WebApiIT extends AccumuloITBase {
 
   private static double delta(String before, String after, String name, Map<String, String> l) {
     return PrometheusText.value(after, name, l) - PrometheusText.value(before, name, l);
+  }
+
+  /** Runs the JDK's keytool; fails the test with its output when it fails. */
+  private static void keytool(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), "keytool " + String.join(" ", args) + ": " + out);
+  }
+
+  @Test
+  void tlsWithAThrowAwayCertificate() throws Exception {
+    // a certificate made for this test only, for 127.0.0.1, in a PKCS12 key store
+    Path tls = Files.createDirectories(dir.resolve("tls"));
+    String storePassword = "store-pw-" + System.nanoTime();
+    Path keystore = tls.resolve("web.p12");
+    keytool(
+        "-genkeypair",
+        "-alias",
+        "web",
+        "-keyalg",
+        "RSA",
+        "-keysize",
+        "2048",
+        "-validity",
+        "2",
+        "-dname",
+        "CN=127.0.0.1",
+        "-ext",
+        "SAN=ip:127.0.0.1",
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        storePassword);
+    Path cert = tls.resolve("web.crt");
+    keytool(
+        "-exportcert",
+        "-rfc",
+        "-alias",
+        "web",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        storePassword,
+        "-file",
+        cert.toString());
+    Path pwFile = tls.resolve("keystore.password");
+    Files.writeString(pwFile, storePassword + "\n");
+    Files.setPosixFilePermissions(pwFile, PosixFilePermissions.fromString("rw-------"));
+    int redirectPort;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      redirectPort = free.getLocalPort();
+    }
+    WebindexConfig cfg =
+        WebindexConfig.load(
+            writeWebindexConf(
+                tls,
+                "webit",
+                "webindex.web.tls.keystore=web.p12",
+                "webindex.web.tls.keystore.password.file=keystore.password",
+                "webindex.web.tls.redirect.port=" + redirectPort),
+            Map.of());
+    assertFalse(cfg.toString().contains(storePassword), "the store password is never shown");
+
+    // a client that trusts only this certificate
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    try (InputStream in = Files.newInputStream(cert)) {
+      trust.setCertificateEntry(
+          "web", CertificateFactory.getInstance("X.509").generateCertificate(in));
+    }
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext ctx = SSLContext.getInstance("TLS");
+    ctx.init(null, tmf.getTrustManagers(), null);
+    HttpClient trusting = HttpClient.newBuilder().sslContext(ctx).build();
+
+    try (WebServer https =
+        WebServer.start(WebOptions.local(0).withServedCacheMillis(0), connector(), cfg)) {
+      assertEquals("https", https.url().getScheme());
+      URI top = https.url().resolve("/api/v1/top");
+      HttpResponse<String> ok =
+          trusting.send(HttpRequest.newBuilder(top).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, ok.statusCode(), ok.body());
+      assertTrue(ok.body().contains("http://c.com/"), ok.body());
+      assertEquals(
+          200,
+          trusting
+              .send(
+                  HttpRequest.newBuilder(https.url()).build(), HttpResponse.BodyHandlers.ofString())
+              .statusCode());
+      // the JDK's default trust does not know the throw-away certificate
+      assertThrows(
+          SSLHandshakeException.class,
+          () ->
+              HTTP.send(HttpRequest.newBuilder(top).build(), HttpResponse.BodyHandlers.ofString()));
+      // plain HTTP on the HTTPS port gets no page
+      assertThrows(
+          IOException.class,
+          () ->
+              HTTP.send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + https.port() + "/api/v1/top"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString()));
+      // the plain HTTP port only redirects, keeping path and query
+      HttpResponse<String> moved =
+          HTTP.send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + redirectPort + "/domain/c.com?n=2"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(308, moved.statusCode());
+      assertEquals(
+          "https://127.0.0.1:" + https.port() + "/domain/c.com?n=2",
+          moved.headers().firstValue("location").orElse(""));
+      assertEquals("", moved.body());
+    }
+
+    // without a redirect port there is no plain HTTP listener at all
+    WebindexConfig noRedirect =
+        WebindexConfig.load(
+            writeWebindexConf(
+                tls,
+                "webit",
+                "webindex.web.tls.keystore=web.p12",
+                "webindex.web.tls.keystore.password.file=keystore.password"),
+            Map.of());
+    try (WebServer https = WebServer.start(WebOptions.local(0), connector(), noRedirect)) {
+      assertThrows(
+          IOException.class,
+          () ->
+              HTTP.send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + redirectPort + "/"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString()));
+      assertEquals(
+          200,
+          trusting
+              .send(
+                  HttpRequest.newBuilder(https.url().resolve("/api/v1/top")).build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .statusCode());
+    }
+
+    // a wrong store password is a configuration error, not a stack trace
+    Files.writeString(pwFile, "wrong");
+    WebindexConfig wrong =
+        WebindexConfig.load(
+            writeWebindexConf(
+                tls,
+                "webit",
+                "webindex.web.tls.keystore=web.p12",
+                "webindex.web.tls.keystore.password.file=keystore.password"),
+            Map.of());
+    IllegalArgumentException bad =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> WebServer.start(WebOptions.local(0), connector(), wrong));
+    assertTrue(
+        bad.getMessage().startsWith("cannot read webindex.web.tls.keystore " + keystore),
+        bad.getMessage());
+    assertFalse(bad.getMessage().contains("wrong"), bad.getMessage());
   }
 
   // ------------------------------------------------------------------ pages

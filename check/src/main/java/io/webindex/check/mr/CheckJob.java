@@ -12,9 +12,8 @@ import io.webindex.check.engine.UriFact;
 import io.webindex.check.engine.UriFacts;
 import io.webindex.check.scan.ScannerCheck;
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.store.AccumuloConnections;
-import io.webindex.store.StoreException;
 import io.webindex.store.mapreduce.Jobs;
+import io.webindex.store.mapreduce.TaskAccumulo;
 import io.webindex.store.mapreduce.TaskGuard;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -29,7 +28,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.data.Range;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -53,16 +51,6 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
  * travel as counters, sampled findings as text files.
  */
 public final class CheckJob {
-  static final String INSTANCE = "webindex.check.instance";
-  static final String ZOOKEEPERS = "webindex.check.zookeepers";
-  static final String USER = "webindex.check.user";
-
-  /**
-   * The Accumulo password travels to the map tasks as a secret key of the job's credentials (never
-   * in the configuration, never in a file of ours).
-   */
-  static final Text PASSWORD_SECRET = new Text("webindex.accumulo.password");
-
   static final String EXPECTED = "webindex.check.expected";
   static final String ACTUAL = "webindex.check.actual";
   static final String EXCLUSIONS = "webindex.check.exclusions";
@@ -75,10 +63,8 @@ public final class CheckJob {
 
   public static Job create(
       Configuration base,
-      String instance,
-      String zookeepers,
-      String user,
-      WebindexConfig.Secret password,
+      WebindexConfig cfg,
+      Connector conn,
       String expected,
       String actual,
       Path exclusions,
@@ -88,12 +74,9 @@ public final class CheckJob {
       throws IOException {
     Job job = Job.getInstance(base, "webindex check " + expected + " vs " + actual);
     Configuration c = job.getConfiguration();
-    c.set(INSTANCE, instance);
-    c.set(ZOOKEEPERS, zookeepers);
-    c.set(USER, user);
     c.set(Jobs.STAGE, "check");
-    job.getCredentials()
-        .addSecretKey(PASSWORD_SECRET, password.value().getBytes(StandardCharsets.UTF_8));
+    // the tasks' Accumulo login: the password, or a delegation token, in the job's credentials
+    TaskAccumulo.configure(job, cfg, conn);
     c.set(EXPECTED, expected);
     c.set(ACTUAL, actual);
     if (exclusions != null) {
@@ -115,20 +98,9 @@ public final class CheckJob {
     return job;
   }
 
-  /** Connects a task to Accumulo with the password from the job's credentials. */
+  /** Connects a task to Accumulo with the login from the job's credentials. */
   static Connector connect(JobContext context) throws IOException {
-    Configuration c = context.getConfiguration();
-    byte[] password = context.getCredentials().getSecretKey(PASSWORD_SECRET);
-    if (password == null) {
-      throw new IOException(
-          "the job's credentials hold no Accumulo password (secret key " + PASSWORD_SECRET + ")");
-    }
-    try {
-      return AccumuloConnections.connect(
-          c.get(INSTANCE), c.get(ZOOKEEPERS), c.get(USER), new PasswordToken(password));
-    } catch (StoreException e) {
-      throw new IOException(e.getMessage(), e);
-    }
+    return TaskAccumulo.connect(context);
   }
 
   static Exclusions exclusions(Configuration c) throws IOException {

@@ -28,6 +28,8 @@ import java.util.TreeSet;
  * webindex.accumulo.password.file} is relative to the file's directory, and refused when its group
  * or others may read or write it ({@link SecretFiles}). {@code webindex.accumulo.connect.timeout}
  * bounds, in seconds, how long opening a connection may wait for ZooKeeper and the tablet servers.
+ * The user defaults to {@value #DEFAULT_USER}, not {@code root}. The secure-cluster keys (Kerberos,
+ * SASL, SSL, TLS for the web application) are read by {@link SecurityConfig}.
  */
 public record WebindexConfig(
     String accumuloInstance,
@@ -47,7 +49,8 @@ public record WebindexConfig(
     int connectTimeoutSeconds,
     int metricsPort,
     String metricsBind,
-    Map<String, String> fluoProperties) {
+    Map<String, String> fluoProperties,
+    SecurityConfig security) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
   public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
@@ -55,6 +58,13 @@ public record WebindexConfig(
   public static final String PASSWORD = "webindex.accumulo.password";
   public static final String PASSWORD_FILE = "webindex.accumulo.password.file";
   public static final String PASSWORD_ENV = "WEBINDEX_ACCUMULO_PASSWORD";
+
+  /**
+   * The Accumulo user when none is configured: the project's own user of docs/permissions.md, never
+   * {@code root}.
+   */
+  public static final String DEFAULT_USER = "webindex";
+
   public static final String TABLE_PREFIX = "webindex.table.prefix";
   public static final String STORE_ROOT = "webindex.store.root";
   public static final String WORK_DIR = "webindex.work.dir";
@@ -137,6 +147,7 @@ public record WebindexConfig(
     if (fluoBuckets < 1) {
       throw new IllegalArgumentException(FLUO_BUCKETS + " must be at least 1: " + fluoBuckets);
     }
+    Objects.requireNonNull(security, "security");
     if (connectTimeoutSeconds < 1) {
       throw new IllegalArgumentException(
           CONNECT_TIMEOUT + " must be at least 1 (seconds): " + connectTimeoutSeconds);
@@ -185,11 +196,15 @@ public record WebindexConfig(
     Map<String, String> m = new TreeMap<>();
     p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k).strip()));
     m.putAll(overrides);
-    String pwFile = m.get(PASSWORD_FILE);
-    if (pwFile != null && !pwFile.isEmpty() && !Path.of(pwFile).isAbsolute()) {
-      // a relative password file is relative to the configuration file, not the working directory
-      Path dir = file.toAbsolutePath().getParent();
-      m.put(PASSWORD_FILE, dir.resolve(pwFile).toString());
+    // a relative file name is relative to the configuration file, not the working directory
+    Path dir = file.toAbsolutePath().getParent();
+    Set<String> pathKeys = new TreeSet<>(SecurityConfig.PATH_KEYS);
+    pathKeys.add(PASSWORD_FILE);
+    for (String key : pathKeys) {
+      String v = m.get(key);
+      if (v != null && !v.isEmpty() && !Path.of(v).isAbsolute()) {
+        m.put(key, dir.resolve(v).toString());
+      }
     }
     return fromMap(m, System.getenv());
   }
@@ -197,7 +212,7 @@ public record WebindexConfig(
   /** Builds a configuration from keys (missing keys take their defaults) and an environment. */
   public static WebindexConfig fromMap(Map<String, String> m, Map<String, String> env) {
     for (String k : m.keySet()) {
-      if (k.startsWith("webindex.") && !KNOWN.contains(k)) {
+      if (k.startsWith("webindex.") && !KNOWN.contains(k) && !SecurityConfig.KEYS.contains(k)) {
         throw new IllegalArgumentException("unknown configuration key " + k);
       }
     }
@@ -211,7 +226,7 @@ public record WebindexConfig(
     return new WebindexConfig(
         m.getOrDefault(INSTANCE, ""),
         m.getOrDefault(ZOOKEEPERS, ""),
-        m.getOrDefault(USER, "root"),
+        m.getOrDefault(USER, DEFAULT_USER),
         new Secret(password == null ? "" : password),
         m.getOrDefault(TABLE_PREFIX, "webindex"),
         m.getOrDefault(STORE_ROOT, ""),
@@ -234,7 +249,8 @@ public record WebindexConfig(
         intValue(m, CONNECT_TIMEOUT, 60),
         intValue(m, METRICS_PORT, 0),
         m.getOrDefault(METRICS_BIND, "127.0.0.1"),
-        fluoKeys(m));
+        fluoKeys(m),
+        SecurityConfig.fromMap(m, env));
   }
 
   private static Map<String, String> fluoKeys(Map<String, String> m) {
@@ -335,6 +351,7 @@ public record WebindexConfig(
             m.put(k, v);
           }
         });
+    m.putAll(security.toMap());
     return m;
   }
 
