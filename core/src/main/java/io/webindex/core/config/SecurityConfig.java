@@ -1,14 +1,9 @@
 package io.webindex.core.config;
 
 import io.webindex.core.config.WebindexConfig.Secret;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.webindex.core.files.SecretFiles;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -251,32 +246,17 @@ public record SecurityConfig(
   }
 
   /**
-   * Refuses a secret file (a keytab, a password file) that other users may read: on a POSIX file
-   * system its mode must not grant read to "others" (e.g. {@code rw-------} or {@code rw-r-----}).
+   * Refuses a secret file (a keytab, a password file) that is missing, or that its group or other
+   * users may read or write ({@link SecretFiles#refuseShared}: the same rule as the Accumulo
+   * password file's).
    *
-   * @throws IllegalArgumentException naming the key, the file and its mode
+   * @throws IllegalArgumentException naming the key, the file, its mode and the fix
    */
   public static void requireOwnerOnly(String key, Path file) {
     if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException(key + " " + file + " is not a readable file");
     }
-    Set<PosixFilePermission> perms;
-    try {
-      perms = Files.getPosixFilePermissions(file, new LinkOption[0]);
-    } catch (UnsupportedOperationException e) {
-      return; // not a POSIX file system: nothing to check
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the permissions of " + key + " " + file, e);
-    }
-    if (perms.contains(PosixFilePermission.OTHERS_READ)) {
-      throw new IllegalArgumentException(
-          key
-              + " "
-              + file
-              + " is readable by other users ("
-              + PosixFilePermissions.toString(perms)
-              + "): refused; make it owner-only (chmod 600)");
-    }
+    SecretFiles.refuseShared(file, key);
   }
 
   private static Secret secret(
@@ -285,11 +265,7 @@ public record SecurityConfig(
     if (!f.isEmpty()) {
       Path p = Path.of(f);
       requireOwnerOnly(fileKey, p);
-      try {
-        return new Secret(Files.readString(p, StandardCharsets.UTF_8).strip());
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + fileKey + " " + f, e);
-      }
+      return new Secret(SecretFiles.read(p, fileKey));
     }
     String v = env.get(envName);
     return new Secret(v == null ? "" : v);

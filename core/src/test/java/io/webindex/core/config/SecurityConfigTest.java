@@ -38,9 +38,18 @@ class SecurityConfigTest {
     m.put(SecurityConfig.KERBEROS_KEYTAB, kt.toString());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> WebindexConfig.fromMap(m, Map.of()));
-    assertTrue(e.getMessage().contains("readable by other users (rw-r--r--)"), e.getMessage());
-    assertTrue(e.getMessage().startsWith(SecurityConfig.KERBEROS_KEYTAB), e.getMessage());
+    assertEquals(
+        SecurityConfig.KERBEROS_KEYTAB
+            + " "
+            + kt
+            + " may be read by other users (mode rw-r--r--): make it private to its owner with"
+            + " chmod 600 "
+            + kt,
+        e.getMessage());
+    // the group may not read it either, as for every secret file
     Files.setPosixFilePermissions(kt, PosixFilePermissions.fromString("rw-r-----"));
+    assertThrows(IllegalArgumentException.class, () -> WebindexConfig.fromMap(m, Map.of()));
+    Files.setPosixFilePermissions(kt, PosixFilePermissions.fromString("r--------"));
     SecurityConfig s = WebindexConfig.fromMap(m, Map.of()).security();
     assertTrue(s.keytabLogin());
     assertEquals("webindex/host@EXAMPLE.COM", s.kerberosPrincipal());
