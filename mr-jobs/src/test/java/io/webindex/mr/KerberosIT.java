@@ -235,7 +235,7 @@ class KerberosIT {
         assertThrows(
             IllegalArgumentException.class,
             () -> WebindexConfig.load(writeConf(dir, "wi", open), Map.of()));
-    assertTrue(refused.getMessage().contains("readable by other users"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("may be read by other users"), refused.getMessage());
 
     // a keytab without the principal's key: the KDC refuses, one clear message
     Path wrong = Files.copy(rootKeytab, dir.resolve("wrong.keytab"));
