@@ -13,7 +13,10 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Set;
 
-/** {@code bin/webindex query top|domain|inlinks}: SPEC §1's three questions, paged and decoded. */
+/**
+ * {@code bin/webindex query top|domain|inlinks}: the three questions (docs/web.md), paged and
+ * decoded.
+ */
 final class QueryCommand implements Command {
   static final int DEFAULT_LIMIT = 10;
 

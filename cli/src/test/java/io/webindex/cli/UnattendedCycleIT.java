@@ -26,15 +26,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cycle as a scheduler runs it, beside services nobody restarts (issue #20's scenario): two
- * oracles (one stands by) and two workers started once without {@code --app}, {@code load --watch}
- * running all along, batches arriving; then cycles of {@code recompute --snapshot S} (after the
- * loader passed S), {@code check --served} and {@code reconcile} without {@code --embedded}. Every
- * check must be CONSISTENT at the first try and every reconcile must complete (exit 0) with the
- * running services; a worker killed in the middle of a cut-over must not stop it; the last check,
- * with every batch applied, must be CONSISTENT; and a real inconsistency injected while the loader
- * runs must still be found. The truth each check compares with is an independent batch recompute of
- * the same batches.
+ * The cycle as a scheduler runs it, beside services nobody restarts: two oracles (one stands by)
+ * and two workers started once without {@code --app}, {@code load --watch} running all along,
+ * batches arriving; then cycles of {@code recompute --snapshot S} (after the loader passed S),
+ * {@code check --served} and {@code reconcile} without {@code --embedded}. Every check must be
+ * CONSISTENT at the first try and every reconcile must complete (exit 0) with the running services;
+ * a worker killed in the middle of a cut-over must not stop it; the last check, with every batch
+ * applied, must be CONSISTENT; and a real inconsistency injected while the loader runs must still
+ * be found. The truth each check compares with is an independent batch recompute of the same
+ * batches.
  */
 class UnattendedCycleIT extends AccumuloITBase {
   private static final Duration WAIT = Duration.ofSeconds(180);

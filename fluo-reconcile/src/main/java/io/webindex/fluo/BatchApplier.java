@@ -276,9 +276,10 @@ public final class BatchApplier {
   }
 
   /**
-   * The loader's rejects file of a batch (SPEC §2): {@code <work.dir>/load/<batch>/rejects}, one
-   * tab-separated line per sampled reject (file, offset, reason, detail, excerpt), like the batch
-   * jobs' rejects files; written only when the batch has rejects, replaced when it is loaded again.
+   * The loader's rejects file of a batch (docs/input.md): {@code <work.dir>/load/<batch>/rejects},
+   * one tab-separated line per sampled reject (file, offset, reason, detail, excerpt), like the
+   * batch jobs' rejects files; written only when the batch has rejects, replaced when it is loaded
+   * again.
    */
   static Path rejectsFile(WebindexConfig cfg, long batch) {
     return new Path(

@@ -21,7 +21,7 @@ import org.apache.fluo.recipes.core.export.function.Exporter;
  * Writes exported cell changes to the query table, each stamped with {@link #timestamp(long, long)}
  * of the application's export epoch and the export's sequence number, so an older export can never
  * overwrite a newer one whatever the write order — also across applications: every application that
- * exports into a table takes a higher epoch than all before it (SPEC §7), while its oracle's
+ * exports into a table takes a higher epoch than all before it (docs/fluo.md), while its oracle's
  * sequence numbers restart near zero. Every export call is written and flushed by a writer of its
  * own, closed before the call returns (the queue entries are deleted only after that).
  *

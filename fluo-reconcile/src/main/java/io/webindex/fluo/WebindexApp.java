@@ -134,10 +134,10 @@ public final class WebindexApp {
   }
 
   /**
-   * Every observer, queue and exporter setting of the application (SPEC §5): the {@code um:} and
-   * {@code dm:} combine queues and the {@code eq:} export queue with the configured bucket count
-   * (the batch seed uses the same), and the exporter writing to {@code queryTable} in export epoch
-   * {@code epoch}.
+   * Every observer, queue and exporter setting of the application (docs/tables.md): the {@code um:}
+   * and {@code dm:} combine queues and the {@code eq:} export queue with the configured bucket
+   * count (the batch seed uses the same), and the exporter writing to {@code queryTable} in export
+   * epoch {@code epoch}.
    */
   public static void configure(
       FluoConfiguration fc, WebindexConfig cfg, String queryTable, long epoch) {

@@ -8,7 +8,9 @@ import io.webindex.store.StoreException;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.junit.jupiter.api.Test;
 
-/** Export timestamps are ordered by epoch first, so a later application always wins (SPEC §7). */
+/**
+ * Export timestamps are ordered by epoch first, so a later application always wins (docs/fluo.md).
+ */
 class ExportTimestampTest {
   private static final long MAX_SEQUENCE = (1L << 40) - 1;
 

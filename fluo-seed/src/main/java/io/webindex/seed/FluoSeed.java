@@ -9,8 +9,8 @@ import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
 
 /**
- * The Fluo table's initial content as the batch recompute writes it (SPEC §5): the same rows and
- * values the application itself maintains, so Fluo can start from a batch run. The {@code um:}/
+ * The Fluo table's initial content as the batch recompute writes it (docs/tables.md): the same rows
+ * and values the application itself maintains, so Fluo can start from a batch run. The {@code um:}/
  * {@code dm:} cells are laid out by the combine queues' own initializers with the configured bucket
  * count, which must equal the application's.
  */

@@ -30,7 +30,7 @@ import org.apache.accumulo.core.iterators.user.CfCqSliceSeekingFilter;
 import org.apache.hadoop.io.Text;
 
 /**
- * Answers SPEC §1's three questions from a query table:
+ * Answers the three questions (docs/web.md) from a query table:
  *
  * <ol>
  *   <li>{@link #top}: the URIs referenced by the most pages ({@code t:} rows);

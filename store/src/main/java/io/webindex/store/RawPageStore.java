@@ -17,9 +17,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 
 /**
- * The raw page store (SPEC §2): numbered batches {@code <root>/batches/<seq>/…} on any Hadoop file
- * system, numbered from 0 without gaps. Files whose name starts with {@code .} or {@code _} are not
- * pages.
+ * The raw page store (docs/input.md): numbered batches {@code <root>/batches/<seq>/…} on any Hadoop
+ * file system, numbered from 0 without gaps. Files whose name starts with {@code .} or {@code _}
+ * are not pages.
  *
  * <p>A batch is read only once it is complete: its directory holds the marker {@code _SUCCESS}
  * ({@link BatchLayout#COMPLETE_MARKER}), which its writer writes after every page file (a MapReduce

@@ -373,7 +373,7 @@ public final class RunRegistry {
   /**
    * The next export epoch of query table {@code queryTable}: every Fluo application that exports
    * into a table takes a new, higher epoch when it is initialised, and stamps its cells above every
-   * earlier epoch's (SPEC §7). A compare-and-set, so two initialisations never share an epoch.
+   * earlier epoch's (docs/fluo.md). A compare-and-set, so two initialisations never share an epoch.
    */
   public long nextExportEpoch(String queryTable) {
     String row = TABLE_PREFIX + queryTable;

@@ -40,9 +40,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The query table of SPEC §4's worked example and of a randomized web, written through {@link
- * Cells}, dumped by {@link TableDump} and queried by {@link QueryService}, against the in-memory
- * {@link ReferenceIndex}.
+ * The query table of the worked example of docs/tables.md and of a randomized web, written through
+ * {@link Cells}, dumped by {@link TableDump} and queried by {@link QueryService}, against the
+ * in-memory {@link ReferenceIndex}.
  */
 class QueryServiceIT extends AccumuloITBase {
   private static ReferenceIndex worked;

@@ -66,10 +66,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The web API over MiniAccumulo, run as a read-only user: SPEC §4's worked example (hand-checked
- * answers), a randomized web (fixed printed seed) against {@link ReferenceIndex} and {@link
- * QueryService}, paging without duplicates or gaps, hostile parameters, the served-pointer switch,
- * runs, checks, health and the pages' escaping.
+ * The web API over MiniAccumulo, run as a read-only user: the worked example of docs/tables.md
+ * (hand-checked answers), a randomized web (fixed printed seed) against {@link ReferenceIndex} and
+ * {@link QueryService}, paging without duplicates or gaps, hostile parameters, the served-pointer
+ * switch, runs, checks, health and the pages' escaping.
  */
 @Timeout(300)
 class WebApiIT extends AccumuloITBase {

@@ -28,9 +28,9 @@ import org.apache.accumulo.core.security.Authorizations;
 
 /**
  * What batches newer than a batch run's snapshot may have changed in the Fluo-maintained table, so
- * the check skips it (SPEC §6: differences caused only by newer batches are not inconsistencies).
- * Touched URIs: every page of those batches, every link target of theirs, and every link target of
- * the version the batch run had for those pages (its {@code page:cur}).
+ * the check skips it (docs/check.md: differences caused only by newer batches are not
+ * inconsistencies). Touched URIs: every page of those batches, every link target of theirs, and
+ * every link target of the version the batch run had for those pages (its {@code page:cur}).
  */
 public final class SnapshotExclusions {
   private SnapshotExclusions() {}

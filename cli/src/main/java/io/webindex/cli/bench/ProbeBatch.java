@@ -46,7 +46,7 @@ final class ProbeBatch {
     return page;
   }
 
-  /** The sample's page in the input format (SPEC §2). */
+  /** The sample's page in the input format (docs/input.md). */
   private static String inputLine(String target, int sample) {
     WebUrl to;
     WebUrl url;

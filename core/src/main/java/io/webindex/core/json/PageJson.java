@@ -47,8 +47,8 @@ public final class PageJson {
   }
 
   /**
-   * One line of page JSON input (SPEC §2) for a page version: what a crawler would write. Used by
-   * generators of test and benchmark input.
+   * One line of page JSON input (docs/input.md) for a page version: what a crawler would write.
+   * Used by generators of test and benchmark input.
    */
   public static String toInputLine(Page p) {
     return render(

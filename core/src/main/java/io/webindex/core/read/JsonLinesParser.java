@@ -15,7 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Parses one line of page JSON (SPEC §2):
+ * Parses one line of page JSON (docs/input.md):
  *
  * <pre>
  * {"url": "http://a.com/page1", "crawled": "2026-11-20T10:00:00Z", "title": "…",

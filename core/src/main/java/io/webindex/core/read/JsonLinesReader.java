@@ -3,7 +3,7 @@ package io.webindex.core.read;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** Reads a page JSON-lines stream (SPEC §2) line by line; offsets are line starts. */
+/** Reads a page JSON-lines stream (docs/input.md) line by line; offsets are line starts. */
 public final class JsonLinesReader implements PageReader {
   private final JsonLinesParser parser;
   private final ReadLimits limits;

@@ -142,9 +142,9 @@ final class RawPage {
   }
 
   /**
-   * In page JSON a link without a scheme means {@code http://} (SPEC §2), like the page URL: {@code
-   * c.com/x} is a host and a path. Only references that start like a path ({@code /}, {@code .},
-   * {@code ?}, {@code #}) are relative to the page.
+   * In page JSON a link without a scheme means {@code http://} (docs/input.md), like the page URL:
+   * {@code c.com/x} is a host and a path. Only references that start like a path ({@code /}, {@code
+   * .}, {@code ?}, {@code #}) are relative to the page.
    */
   static boolean isHostFirst(String link) {
     if (link == null) {

@@ -4,12 +4,12 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The layout of the raw page store (SPEC §2), the one place that names it: numbered batches {@code
- * <root>/batches/<seq>/…} with {@code seq} zero-padded to five digits when written (any number of
- * digits is read), numbered from 0 without gaps. A batch is complete once its directory holds the
- * marker {@link #COMPLETE_MARKER} ({@code _SUCCESS}, Hadoop's own: a MapReduce or Spark job's
- * output committer writes it after every output file), written after every page file, and no file
- * still being written ({@code *._COPYING_} or {@code *.tmp}). A writer can also make the batch
+ * The layout of the raw page store (docs/input.md), the one place that names it: numbered batches
+ * {@code <root>/batches/<seq>/…} with {@code seq} zero-padded to five digits when written (any
+ * number of digits is read), numbered from 0 without gaps. A batch is complete once its directory
+ * holds the marker {@link #COMPLETE_MARKER} ({@code _SUCCESS}, Hadoop's own: a MapReduce or Spark
+ * job's output committer writes it after every output file), written after every page file, and no
+ * file still being written ({@code *._COPYING_} or {@code *.tmp}). A writer can also make the batch
  * appear at once: write it, marker last, under {@link #inProgressDirName} and rename that directory
  * to {@link #dirName}. Files whose name starts with {@code .} or {@code _} are not pages.
  */

@@ -3,9 +3,9 @@ package io.webindex.core.schema;
 import io.webindex.core.model.UriState;
 
 /**
- * The codec for the Fluo application's table (SPEC §5). The {@code um:} and {@code dm:} rows and
- * the {@code eq:} queue are laid out by the fluo-recipes combine and export queues under these ids;
- * the values they hold are encoded here.
+ * The codec for the Fluo application's table (docs/tables.md). The {@code um:} and {@code dm:} rows
+ * and the {@code eq:} queue are laid out by the fluo-recipes combine and export queues under these
+ * ids; the values they hold are encoded here.
  *
  * <ul>
  *   <li>{@code p:<uri>} {@code page:cur} — the current version of the page in stored JSON (see

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The one codec for the query table (SPEC §4): every row, family and qualifier is built and parsed
- * here and nowhere else.
+ * The one codec for the query table (docs/tables.md): every row, family and qualifier is built and
+ * parsed here and nowhere else.
  *
  * <pre>
  * d:&lt;domain&gt;          domain:pagecount          seen URIs in the domain

@@ -7,9 +7,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A reproducible synthetic web for benchmarks ({@code bin/webindex gen}): page JSON lines (SPEC §2)
- * written straight from a seed, so any page of any batch can be produced on its own, in any order
- * and in parallel, with the same bytes every time.
+ * A reproducible synthetic web for benchmarks ({@code bin/webindex gen}): page JSON lines
+ * (docs/input.md) written straight from a seed, so any page of any batch can be produced on its
+ * own, in any order and in parallel, with the same bytes every time.
  *
  * <p>The shape: a URI space of {@code 1.5 × pages} URIs, of which the first {@code pages} are
  * crawled in batch 0 (the rest are link targets that are never crawled until a delta adds them as

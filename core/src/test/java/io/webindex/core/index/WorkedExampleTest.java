@@ -10,7 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §4's worked example, from JSON lines to the full dump, against a hand-written golden file.
+ * the worked example of docs/tables.md, from JSON lines to the full dump, against a hand-written
+ * golden file.
  */
 class WorkedExampleTest {
   @Test

@@ -148,7 +148,7 @@ class WebUrlTest {
    * All keys of one origin (host, scheme and port) other than its bare root sort as one contiguous
    * block starting with the origin's prefix and '/'; the bare root sorts before that block. (Only a
    * bare root can be separated from the rest of its host, by the host's own sub-domains and
-   * hyphenated extensions: SPEC §3 fixes the root key as the bare host.)
+   * hyphenated extensions: the schema fixes the root key as the bare host.)
    */
   @Test
   void keysOfOneOriginStayContiguous() throws Exception {
@@ -310,8 +310,8 @@ class WebUrlTest {
 
   /**
    * User info is dropped (semantics.md: a URL names the resource, not the account used to fetch it;
-   * SPEC §3 keys are host, port and path): it never reaches a key or a stored URL, and the URL with
-   * user info is the same page as without. The host is what follows the last '@', as RFC 3986 and
+   * keys are host, port and path): it never reaches a key or a stored URL, and the URL with user
+   * info is the same page as without. The host is what follows the last '@', as RFC 3986 and
    * browsers read it.
    */
   @ParameterizedTest(name = "[{index}] {0}")

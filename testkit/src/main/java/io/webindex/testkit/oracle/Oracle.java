@@ -26,10 +26,11 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /**
- * An independent oracle of the query table (SPEC §3–4), for tests: the naive recomputation, written
- * apart from {@code io.webindex.core} (it imports nothing from it — {@code OracleIsolationTest}) so
- * that the engines and core's {@code ReferenceIndex} are checked against something that does not
- * share their URL keys, domains, latest-wins, link dedup or self-link code.
+ * An independent oracle of the query table (docs/semantics.md, docs/tables.md), for tests: the
+ * naive recomputation, written apart from {@code io.webindex.core} (it imports nothing from it —
+ * {@code OracleIsolationTest}) so that the engines and core's {@code ReferenceIndex} are checked
+ * against something that does not share their URL keys, domains, latest-wins, link dedup or
+ * self-link code.
  *
  * <p>Input: page JSON lines only (plain or {@code .gz}), each line read whole into a Jackson tree
  * ({@code ObjectMapper.readTree}); WAT files are not read (a store holding one is refused, never
