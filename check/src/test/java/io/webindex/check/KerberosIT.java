@@ -1,4 +1,4 @@
-package io.webindex.mr;
+package io.webindex.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.webindex.check.CheckTool;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.Cell;
@@ -191,7 +190,7 @@ class KerberosIT {
   }
 
   static byte[] resource(String name) throws IOException {
-    try (InputStream in = KerberosIT.class.getResourceAsStream("/io/webindex/mr/" + name)) {
+    try (InputStream in = KerberosIT.class.getResourceAsStream("/io/webindex/check/" + name)) {
       return in.readAllBytes();
     }
   }
@@ -274,7 +273,8 @@ class KerberosIT {
     // webindex's store as the principal: the worked example's query table of two runs, created
     // (System.CREATE_TABLE, granted above), written and read back; the first one served
     ReferenceIndex ref = new ReferenceIndex();
-    ref.applyAll(JsonLinesFixtures.read(KerberosIT.class, "/io/webindex/mr/worked-example.jsonl"));
+    ref.applyAll(
+        JsonLinesFixtures.read(KerberosIT.class, "/io/webindex/check/worked-example.jsonl"));
     List<Cell> cells = new ArrayList<>(ref.cells());
     cells.sort(Cell.ORDER);
     List<String> golden =
