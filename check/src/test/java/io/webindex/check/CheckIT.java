@@ -601,29 +601,18 @@ class CheckIT extends AccumuloITBase {
     RunRegistry registry = new RunRegistry(connector(), cfg.metaTable()).ensureTable();
     registry.put(run);
     registry.serve(run, "some_fluo_app");
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream stderr = System.err;
-    int status;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    try {
-      status =
-          ToolRunner.run(
-              new Configuration(),
-              new CheckTool(new PrintStream(new ByteArrayOutputStream())),
-              new String[] {
-                "--webindex-conf",
-                confFile.toString(),
-                "--run",
-                "live",
-                "--served",
-                "--out",
-                tmp.resolve("live-report").toString()
-              });
-    } finally {
-      System.setErr(stderr);
-    }
-    assertEquals(CheckTool.USAGE, status);
-    String said = err.toString(StandardCharsets.UTF_8);
+    String[] r =
+        runCheckTool(
+            new Configuration(),
+            "--webindex-conf",
+            confFile.toString(),
+            "--run",
+            "live",
+            "--served",
+            "--out",
+            tmp.resolve("live-report").toString());
+    assertEquals(Integer.toString(CheckTool.USAGE), r[0], r[1]);
+    String said = r[1];
     assertTrue(said.contains("needs the Fluo engine"), said);
     assertTrue(said.contains("webindex-fluo-jobs-<version>-job.jar"), said);
     assertFalse(Files.exists(tmp.resolve("live-report")), "no report: nothing was compared");
@@ -635,25 +624,27 @@ class CheckIT extends AccumuloITBase {
     for (int i = 0; i < props.length; i += 2) {
       conf.set(props[i], props[i + 1]);
     }
+    return runCheckTool(
+        conf,
+        "--webindex-conf",
+        confFile.toString(),
+        "--run",
+        "any",
+        "--actual",
+        "any_table",
+        "--out",
+        tmp.resolve("unreached").toString());
+  }
+
+  /** CheckTool run as under {@code hadoop jar}: its exit status and what it wrote to stderr. */
+  private static String[] runCheckTool(Configuration conf, String... args) throws Exception {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream stderr = System.err;
     int status;
     System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
     try {
       status =
-          ToolRunner.run(
-              conf,
-              new CheckTool(new PrintStream(new ByteArrayOutputStream())),
-              new String[] {
-                "--webindex-conf",
-                confFile.toString(),
-                "--run",
-                "any",
-                "--actual",
-                "any_table",
-                "--out",
-                tmp.resolve("unreached").toString()
-              });
+          ToolRunner.run(conf, new CheckTool(new PrintStream(new ByteArrayOutputStream())), args);
     } finally {
       System.setErr(stderr);
     }
