@@ -164,7 +164,9 @@ class OperatorGuardsIT extends OperatorPathsBase {
 
   @Test
   void aLoaderProcessKilledInTheMiddleOfABatchResumesExactly() throws Exception {
-    setUp("kill", 150);
+    // the killed loader's oracle keeps its leadership until its ZooKeeper session ends: 5 s
+    // instead of Fluo's 30, so that the restart below does not wait half a minute for it
+    setUp("kill", 150, "fluo.connection.zookeeper.timeout=5000");
     writeBatch(0, 150);
     ok("recompute", "--run", "r0");
     ok("fluo-init", "--run", "r0");

@@ -181,8 +181,10 @@ class OozieCycleIT extends AccumuloITBase {
   @AfterAll
   static void stopCluster() throws InterruptedException {
     try {
-      for (MiniOozieCluster.Child c : services) {
-        c.stop();
+      // the loader and the worker before the oracle they wait for: stopped without an oracle, a
+      // loader's shutdown waits out its Fluo client's back-off first
+      for (int i = services.size() - 1; i >= 0; i--) {
+        services.get(i).stop();
       }
     } finally {
       if (cluster != null) {

@@ -177,8 +177,19 @@ public record WebindexConfig(
     }
   }
 
+  /**
+   * The {@code fluo.*} keys under a reserved prefix that pass through all the same: the ZooKeeper
+   * session timeout of every Fluo process ({@code fluo.connection.zookeeper.timeout}, in
+   * milliseconds; Fluo's default 30000), which is how long a killed oracle keeps its leadership and
+   * a killed process its locks before another takes over.
+   */
+  public static final List<String> FLUO_TUNABLE = List.of("fluo.connection.zookeeper.timeout");
+
   /** The reserved key or prefix ({@link #FLUO_RESERVED}) that {@code key} falls under. */
   public static Optional<String> reservedBy(String key) {
+    if (FLUO_TUNABLE.contains(key)) {
+      return Optional.empty();
+    }
     return FLUO_RESERVED.stream()
         .filter(r -> r.endsWith(".") ? key.startsWith(r) : key.equals(r))
         .findFirst();

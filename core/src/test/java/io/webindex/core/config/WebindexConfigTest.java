@@ -189,6 +189,11 @@ class WebindexConfigTest {
           e.getMessage().startsWith("configuration key " + key + " is set by webindex itself"),
           e.getMessage());
     }
+    // the ZooKeeper session timeout passes although fluo.connection.* is reserved
+    assertEquals(
+        Map.of("fluo.connection.zookeeper.timeout", "5000"),
+        WebindexConfig.fromMap(Map.of("fluo.connection.zookeeper.timeout", "5000"), Map.of())
+            .fluoProperties());
     // a reserved exact key is not a prefix: a longer key beside it passes
     assertEquals(
         Map.of("fluo.worker.num.threads.x", "1"),
