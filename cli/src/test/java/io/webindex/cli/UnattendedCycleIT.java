@@ -51,7 +51,13 @@ class UnattendedCycleIT extends AccumuloITBase {
     prefix = newTableName("un");
     Path conf =
         writeWebindexConf(
-            tmp, prefix, WebindexConfig.FLUO_BUCKETS + "=4", WebindexConfig.RETENTION_RUNS + "=3");
+            tmp,
+            prefix,
+            WebindexConfig.FLUO_BUCKETS + "=4",
+            WebindexConfig.RETENTION_RUNS + "=3",
+            // the worker killed below keeps its share of the notifications until its ZooKeeper
+            // session ends: 8 s instead of Fluo's 30
+            "fluo.connection.zookeeper.timeout=8000");
     c = conf.toString();
     cfg = WebindexConfig.load(conf, Map.of());
     web = new RandomWeb(20261125, 250);

@@ -598,22 +598,18 @@ class OozieWorkflowIT {
   }
 
   /**
-   * The jars of the application's lib/: this module's job jar (the recompute, the check) and
-   * fluo-jobs' (the Fluo Tools, the check's Fluo side), each built by {@code package}.
+   * The jars of the application's lib/: mr-jobs' job jar (the recompute, the check) and fluo-jobs'
+   * (the Fluo Tools, the check's Fluo side) of this build's version, each built by {@code package}
+   * (this module's pom names them).
    */
-  private static List<Path> libJars() throws IOException {
-    Path base = Paths.get(System.getProperty("basedir", "."));
-    return List.of(
-        jobJar(base.resolve("target"), "webindex-mr-jobs-.*-job\\.jar"),
-        jobJar(base.resolve("../fluo-jobs/target"), "webindex-fluo-jobs-.*-job\\.jar"));
+  private static List<Path> libJars() {
+    return List.of(jobJar("webindex.job.jar"), jobJar("webindex.fluo.job.jar"));
   }
 
-  private static Path jobJar(Path target, String pattern) throws IOException {
-    try (Stream<Path> files = Files.list(target)) {
-      List<Path> jars = files.filter(p -> p.getFileName().toString().matches(pattern)).toList();
-      assertEquals(1, jars.size(), "one job jar in " + target + " (run after package): " + jars);
-      return jars.get(0);
-    }
+  private static Path jobJar(String property) {
+    Path jar = Paths.get(System.getProperty(property));
+    assertTrue(Files.isRegularFile(jar), "no " + jar + " (run after package)");
+    return jar;
   }
 
   @TestFactory
