@@ -108,15 +108,13 @@ public final class Signatures {
 
   /** {@code value} as {@code n} bytes in hex or in canonical base32; null when it is neither. */
   private static byte[] decode(String value, int n) {
-    if (value.length() == 2 * n) {
+    if (value.length() == 2 * n && value.chars().allMatch(Signatures::isHexDigit)) {
       byte[] out = new byte[n];
       for (int i = 0; i < n; i++) {
-        int hi = Character.digit(value.charAt(2 * i), 16);
-        int lo = Character.digit(value.charAt(2 * i + 1), 16);
-        if (hi < 0 || lo < 0 || value.charAt(2 * i) > 'f' || value.charAt(2 * i + 1) > 'f') {
-          return null;
-        }
-        out[i] = (byte) (hi << 4 | lo);
+        out[i] =
+            (byte)
+                (Character.digit(value.charAt(2 * i), 16) << 4
+                    | Character.digit(value.charAt(2 * i + 1), 16));
       }
       return out;
     }
@@ -148,6 +146,10 @@ public final class Signatures {
     }
     // the unused low bits of the last character must be zero: one value, one spelling
     return buffer == 0 ? out : null;
+  }
+
+  private static boolean isHexDigit(int c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 
   private static byte[] sha1(byte[] data) {
