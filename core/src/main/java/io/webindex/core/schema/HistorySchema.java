@@ -40,9 +40,9 @@ import java.util.Map;
  * &lt;crawl ms&gt; &lt;ns within the ms&gt; &lt;status&gt; &lt;signature or -&gt; &lt;outlinks&gt; &lt;batch&gt; &lt;offset&gt; &lt;file&gt;
  * </pre>
  *
- * where the last five fields name the winning page version of that millisecond (its crawl instant
- * is the ms plus the ns); the file name is the rest of the line, with {@code \}, newline and
- * carriage return written {@code \\}, {@code \n}, {@code \r}.
+ * where the ms, the ns, batch, offset and file name the winning page version of that millisecond
+ * (its crawl instant is the ms plus the ns); the file name is the rest of the line, with {@code \},
+ * newline and carriage return written {@code \\}, {@code \n}, {@code \r}.
  */
 public final class HistorySchema {
   /** The suffix of a query table's history table. */
