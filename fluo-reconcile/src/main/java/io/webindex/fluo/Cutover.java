@@ -1,8 +1,10 @@
 package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
+import io.webindex.store.HistoryTables;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -351,6 +353,10 @@ public final class Cutover {
       if (conn.tableOperations().exists(r.table())) {
         BulkImport.dropIfExists(conn, r.table());
         dropped.add(r.table());
+      }
+      if (HistoryTables.exists(conn, r.table())) {
+        HistoryTables.dropIfExists(conn, r.table());
+        dropped.add(HistorySchema.historyTable(r.table()));
       }
       if (!r.workDir().isEmpty()) {
         Path work = new Path(r.workDir());

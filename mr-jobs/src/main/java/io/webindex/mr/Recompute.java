@@ -8,6 +8,7 @@ import io.webindex.mr.io.CellValue;
 import io.webindex.seed.FluoSeed;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
+import io.webindex.store.HistoryTables;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -203,6 +204,7 @@ final class Recompute {
       if (tableMayExist) {
         try {
           BulkImport.dropIfExists(conn, table);
+          HistoryTables.dropIfExists(conn, table);
         } catch (RuntimeException cleanup) {
           log.error("could not drop the half-built table {}: {}", table, cleanup.getMessage());
           what += "; the half-built table " + table + " could not be dropped: " + cleanup;
@@ -371,6 +373,7 @@ final class Recompute {
         runId, what, r.started(), table, runDir);
     log.info("run {}: cleaning up the {} attempt started {}", runId, what, r.started());
     BulkImport.dropIfExists(conn, table);
+    HistoryTables.dropIfExists(conn, table);
     if (workFs.exists(runDir) && !workFs.delete(runDir, true)) {
       throw new StoreException("cannot delete the earlier attempt's work directory " + runDir);
     }

@@ -1,6 +1,7 @@
 package io.webindex.core.config;
 
 import io.webindex.core.files.SecretFiles;
+import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.read.ReadLimits;
 import java.io.IOException;
 import java.io.Reader;
@@ -29,7 +30,11 @@ import java.util.TreeSet;
  * or others may read or write it ({@link SecretFiles}). {@code webindex.accumulo.connect.timeout}
  * bounds, in seconds, how long opening a connection may wait for ZooKeeper and the tablet servers.
  * The user defaults to {@value #DEFAULT_USER}, not {@code root}. The secure-cluster keys (Kerberos,
- * SASL, SSL, TLS for the web application) are read by {@link SecurityConfig}.
+ * SASL, SSL, TLS for the web application) are read by {@link SecurityConfig}. The crawl history
+ * keeps {@code webindex.history.versions} versions per cell (1 to 1000, default 16) and schedules
+ * refetches with the {@code webindex.schedule.*} constants ({@link ScheduleConfig}); the intervals
+ * are durations: a whole number with a unit {@code s}, {@code m}, {@code h} or {@code d} ({@code
+ * 30d}), or without one (seconds).
  */
 public record WebindexConfig(
     String accumuloInstance,
@@ -50,7 +55,9 @@ public record WebindexConfig(
     int metricsPort,
     String metricsBind,
     Map<String, String> fluoProperties,
-    SecurityConfig security) {
+    SecurityConfig security,
+    int historyVersions,
+    ScheduleConfig schedule) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
   public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
@@ -90,6 +97,19 @@ public record WebindexConfig(
 
   /** The address that endpoint listens on (default {@code 127.0.0.1}: this host only). */
   public static final String METRICS_BIND = "webindex.metrics.bind";
+
+  /** Versions of each history-table cell kept (crawls and urc points per URI). */
+  public static final String HISTORY_VERSIONS = "webindex.history.versions";
+
+  public static final int MAX_HISTORY_VERSIONS = 1000;
+
+  public static final String SCHEDULE_INTERVAL_DEFAULT = "webindex.schedule.interval.default";
+  public static final String SCHEDULE_INTERVAL_MIN = "webindex.schedule.interval.min";
+  public static final String SCHEDULE_INTERVAL_MAX = "webindex.schedule.interval.max";
+  public static final String SCHEDULE_INC_RATE = "webindex.schedule.inc.rate";
+  public static final String SCHEDULE_DEC_RATE = "webindex.schedule.dec.rate";
+  public static final String SCHEDULE_SYNC_DELTA = "webindex.schedule.sync.delta";
+  public static final String SCHEDULE_SYNC_DELTA_RATE = "webindex.schedule.sync.delta.rate";
 
   /** Keys passed through into every Fluo configuration webindex builds (docs/metrics.md). */
   public static final String FLUO_PREFIX = "fluo.";
@@ -157,6 +177,15 @@ public record WebindexConfig(
           METRICS_PORT + " must be between 0 (none) and 65535: " + metricsPort);
     }
     Objects.requireNonNull(metricsBind, "metricsBind");
+    if (historyVersions < 1 || historyVersions > MAX_HISTORY_VERSIONS) {
+      throw new IllegalArgumentException(
+          HISTORY_VERSIONS
+              + " must be between 1 and "
+              + MAX_HISTORY_VERSIONS
+              + ": "
+              + historyVersions);
+    }
+    Objects.requireNonNull(schedule, "schedule");
     fluoProperties = Collections.unmodifiableSortedMap(new TreeMap<>(fluoProperties));
     for (String k : fluoProperties.keySet()) {
       if (!k.startsWith(FLUO_PREFIX)) {
@@ -261,7 +290,96 @@ public record WebindexConfig(
         intValue(m, METRICS_PORT, 0),
         m.getOrDefault(METRICS_BIND, "127.0.0.1"),
         fluoKeys(m),
-        SecurityConfig.fromMap(m, env));
+        SecurityConfig.fromMap(m, env),
+        bounded(m, HISTORY_VERSIONS, 16, 1, MAX_HISTORY_VERSIONS, ""),
+        schedule(m));
+  }
+
+  /** The schedule constants; a bad one is a configuration error naming its key. */
+  private static ScheduleConfig schedule(Map<String, String> m) {
+    ScheduleConfig d = ScheduleConfig.DEFAULT;
+    long dflt = seconds(m, SCHEDULE_INTERVAL_DEFAULT, d.defaultIntervalSeconds());
+    long min = seconds(m, SCHEDULE_INTERVAL_MIN, d.minIntervalSeconds());
+    long max = seconds(m, SCHEDULE_INTERVAL_MAX, d.maxIntervalSeconds());
+    double inc = rate(m, SCHEDULE_INC_RATE, d.incRate());
+    double dec = rate(m, SCHEDULE_DEC_RATE, d.decRate());
+    boolean sync = bool(m, SCHEDULE_SYNC_DELTA, d.syncDelta());
+    double syncRate = rate(m, SCHEDULE_SYNC_DELTA_RATE, d.syncDeltaRate());
+    if (min > dflt || dflt > max) {
+      throw new IllegalArgumentException(
+          SCHEDULE_INTERVAL_MIN
+              + " <= "
+              + SCHEDULE_INTERVAL_DEFAULT
+              + " <= "
+              + SCHEDULE_INTERVAL_MAX
+              + " must hold: "
+              + min
+              + " s, "
+              + dflt
+              + " s, "
+              + max
+              + " s");
+    }
+    return new ScheduleConfig(dflt, min, max, inc, dec, sync, syncRate);
+  }
+
+  /** Longest schedule interval accepted: 100 years. */
+  private static final long MAX_INTERVAL_SECONDS = 100L * 365 * ScheduleConfig.DAY;
+
+  /** A duration {@code <n>[s|m|h|d]} (no unit: seconds), 1 s to 100 years, in seconds. */
+  static long seconds(Map<String, String> m, String key, long dflt) {
+    String v = m.get(key);
+    if (v == null || v.isBlank()) {
+      return dflt;
+    }
+    String s = v.strip().toLowerCase(java.util.Locale.ROOT);
+    long unit = 1;
+    char last = s.charAt(s.length() - 1);
+    if ("smhd".indexOf(last) >= 0) {
+      unit = last == 's' ? 1 : last == 'm' ? 60 : last == 'h' ? 3600 : ScheduleConfig.DAY;
+      s = s.substring(0, s.length() - 1);
+    }
+    long n;
+    try {
+      n = Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          key + " is not a duration (a whole number with s, m, h or d, e.g. 30d): " + v);
+    }
+    if (n < 1 || n > MAX_INTERVAL_SECONDS / unit) {
+      throw new IllegalArgumentException(key + " must be between 1 s and 100 years: " + v);
+    }
+    return n * unit;
+  }
+
+  /** A rate in {@code [0, 1)}. */
+  private static double rate(Map<String, String> m, String key, double dflt) {
+    String v = m.get(key);
+    if (v == null || v.isBlank()) {
+      return dflt;
+    }
+    double r;
+    try {
+      r = Double.parseDouble(v.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " is not a number: " + v);
+    }
+    if (!(r >= 0 && r < 1)) {
+      throw new IllegalArgumentException(key + " must be at least 0 and less than 1: " + v);
+    }
+    return r;
+  }
+
+  private static boolean bool(Map<String, String> m, String key, boolean dflt) {
+    String v = m.get(key);
+    if (v == null || v.isBlank()) {
+      return dflt;
+    }
+    return switch (v.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException(key + " is true or false: " + v);
+    };
   }
 
   private static Map<String, String> fluoKeys(Map<String, String> m) {
@@ -295,7 +413,15 @@ public record WebindexConfig(
           FLUO_BUCKETS,
           CONNECT_TIMEOUT,
           METRICS_PORT,
-          METRICS_BIND);
+          METRICS_BIND,
+          HISTORY_VERSIONS,
+          SCHEDULE_INTERVAL_DEFAULT,
+          SCHEDULE_INTERVAL_MIN,
+          SCHEDULE_INTERVAL_MAX,
+          SCHEDULE_INC_RATE,
+          SCHEDULE_DEC_RATE,
+          SCHEDULE_SYNC_DELTA,
+          SCHEDULE_SYNC_DELTA_RATE);
 
   /**
    * A whole number in {@code [min, max]}; anything else is a configuration error naming the key.
@@ -355,6 +481,14 @@ public record WebindexConfig(
     m.put(CONNECT_TIMEOUT, Integer.toString(connectTimeoutSeconds));
     m.put(METRICS_PORT, Integer.toString(metricsPort));
     m.put(METRICS_BIND, metricsBind);
+    m.put(HISTORY_VERSIONS, Integer.toString(historyVersions));
+    m.put(SCHEDULE_INTERVAL_DEFAULT, schedule.defaultIntervalSeconds() + "s");
+    m.put(SCHEDULE_INTERVAL_MIN, schedule.minIntervalSeconds() + "s");
+    m.put(SCHEDULE_INTERVAL_MAX, schedule.maxIntervalSeconds() + "s");
+    m.put(SCHEDULE_INC_RATE, Double.toString(schedule.incRate()));
+    m.put(SCHEDULE_DEC_RATE, Double.toString(schedule.decRate()));
+    m.put(SCHEDULE_SYNC_DELTA, Boolean.toString(schedule.syncDelta()));
+    m.put(SCHEDULE_SYNC_DELTA_RATE, Double.toString(schedule.syncDeltaRate()));
     // Fluo keys named *password* or *secret* stay out, like the Accumulo password
     fluoProperties.forEach(
         (k, v) -> {
@@ -372,6 +506,11 @@ public record WebindexConfig(
   /** The name of the run-metadata table. */
   public String metaTable() {
     return tablePrefix + "_meta";
+  }
+
+  /** The name of the history table of a run (its query table's, {@code <table>_history}). */
+  public String historyTable(String runId) {
+    return io.webindex.core.schema.HistorySchema.historyTable(runTable(runId));
   }
 
   /** The name of the query table of a run. */

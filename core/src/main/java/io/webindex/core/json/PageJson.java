@@ -22,8 +22,10 @@ import java.util.List;
  *       crawled}, {@code title}, {@code outlinkcount} (distinct targets after dedup) and {@code
  *       outlinks} ({@code url}, {@code anchor}) — compact, fields always in this order.
  *   <li>{@link #toStoredJson}/{@link #fromStoredJson}: the Fluo table's {@code p:} content, which
- *       also carries the version (batch, file, offset), the deletion flag and the link keys, so
- *       that latest-crawl-wins can be decided inside Fluo.
+ *       also carries the version (batch, file, offset), the content signature, the deletion flag
+ *       and the link keys, so that latest-crawl-wins and the crawl history can be decided inside
+ *       Fluo. Stored JSON without a {@code signature} (written before it existed) reads with the
+ *       content signature of its title and links.
  * </ul>
  */
 public final class PageJson {
@@ -93,6 +95,7 @@ public final class PageJson {
           if (p.deleted()) {
             g.writeBooleanField("deleted", true);
           } else {
+            g.writeStringField("signature", p.signature());
             g.writeStringField("title", p.title());
             writeLinks(g, "outlinks", p.links(), true);
           }
@@ -176,6 +179,7 @@ public final class PageJson {
       long offset = 0;
       boolean deleted = false;
       String title = "";
+      String signature = null;
       List<Link> links = new ArrayList<>();
       expect(p.nextToken(), JsonToken.START_OBJECT);
       while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -190,6 +194,7 @@ public final class PageJson {
           case "offset" -> offset = p.getLongValue();
           case "deleted" -> deleted = p.getBooleanValue();
           case "title" -> title = p.getText();
+          case "signature" -> signature = p.getText();
           case "outlinks" -> {
             expect(t, JsonToken.START_ARRAY);
             while (p.nextToken() == JsonToken.START_OBJECT) {
@@ -213,7 +218,12 @@ public final class PageJson {
         }
       }
       PageVersion v = new PageVersion(crawled, batch, file, offset);
-      return deleted ? Page.deletion(url, key, v) : new Page(url, key, v, title, links, false);
+      if (deleted) {
+        return Page.deletion(url, key, v);
+      }
+      return signature == null
+          ? new Page(url, key, v, title, links, false)
+          : new Page(url, key, v, title, links, false, signature);
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("not a stored page: " + abbreviate(json), e);
     }

@@ -1,5 +1,6 @@
 package io.webindex.core.model;
 
+import io.webindex.core.history.Signatures;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,9 +10,19 @@ import java.util.Objects;
  * One version of a page: its normalised URL, URI key, version, title and outgoing links, or a
  * deletion (a version too, with no title and no links). Links are always deduplicated by target key
  * (the first anchor wins) and never point at the page itself: {@link #of} enforces it.
+ *
+ * <p>{@code signature} is the version's content signature ({@link Signatures}): the record's own
+ * digest normalised, or the content signature of title and links when the record has none; {@code
+ * ""} for a deletion. The factories without a signature compute the content signature.
  */
 public record Page(
-    String url, String key, PageVersion version, String title, List<Link> links, boolean deleted) {
+    String url,
+    String key,
+    PageVersion version,
+    String title,
+    List<Link> links,
+    boolean deleted,
+    String signature) {
 
   public Page {
     Objects.requireNonNull(url, "url");
@@ -22,6 +33,32 @@ public record Page(
     if (deleted && (!links.isEmpty() || !title.isEmpty())) {
       throw new IllegalArgumentException("a deletion has no title and no links");
     }
+    Objects.requireNonNull(signature, "signature");
+    if (deleted != signature.isEmpty()) {
+      throw new IllegalArgumentException(
+          deleted ? "a deletion has no signature" : "a live page has a signature");
+    }
+    if (signature.indexOf(' ') >= 0 || signature.indexOf('\n') >= 0) {
+      throw new IllegalArgumentException("a signature has no blanks: " + signature);
+    }
+  }
+
+  /** A version with the content signature of its title and links ({@code ""} for a deletion). */
+  public Page(
+      String url,
+      String key,
+      PageVersion version,
+      String title,
+      List<Link> links,
+      boolean deleted) {
+    this(
+        url,
+        key,
+        version,
+        title,
+        links,
+        deleted,
+        deleted ? "" : Signatures.content(title, List.copyOf(links)));
   }
 
   /** A live page; {@code rawLinks} are deduplicated and self links dropped here. */
@@ -30,9 +67,20 @@ public record Page(
     return new Page(url, key, version, title, dedupLinks(key, rawLinks), false);
   }
 
+  /** A live page with a given signature; {@code rawLinks} are deduplicated as by {@link #of}. */
+  public static Page of(
+      String url,
+      String key,
+      PageVersion version,
+      String title,
+      List<Link> rawLinks,
+      String signature) {
+    return new Page(url, key, version, title, dedupLinks(key, rawLinks), false, signature);
+  }
+
   /** A deletion of {@code url} at {@code version}. */
   public static Page deletion(String url, String key, PageVersion version) {
-    return new Page(url, key, version, "", List.of(), true);
+    return new Page(url, key, version, "", List.of(), true, "");
   }
 
   /**

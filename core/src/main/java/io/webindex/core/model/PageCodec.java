@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * The compact binary form of a page version, used for MapReduce shuffles (smaller and faster than
  * JSON). Format: flags byte (bit 0 = deleted), url, key, crawled (seconds, nanos), batch, file,
- * offset, then for a live page title, link count and (url, key, anchor) per link. Strings are a
- * varint byte length plus UTF-8.
+ * offset, then for a live page its signature, title, link count and (url, key, anchor) per link.
+ * Strings are a varint byte length plus UTF-8.
  */
 public final class PageCodec {
   private PageCodec() {}
@@ -28,6 +28,7 @@ public final class PageCodec {
     writeString(out, v.file());
     writeVLong(out, v.offset());
     if (!p.deleted()) {
+      writeString(out, p.signature());
       writeString(out, p.title());
       writeVLong(out, p.links().size());
       for (Link l : p.links()) {
@@ -51,13 +52,14 @@ public final class PageCodec {
     if (deleted) {
       return Page.deletion(url, key, v);
     }
+    String signature = readString(in);
     String title = readString(in);
     int n = (int) readVLong(in);
     List<Link> links = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       links.add(new Link(readString(in), readString(in), readString(in)));
     }
-    return new Page(url, key, v, title, links, false);
+    return new Page(url, key, v, title, links, false, signature);
   }
 
   public static void writeString(DataOutput out, String s) throws IOException {

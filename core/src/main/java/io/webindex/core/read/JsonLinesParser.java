@@ -142,6 +142,7 @@ public final class JsonLinesParser {
     String crawled = null;
     String title = "";
     boolean deleted = false;
+    String digest = null;
     List<RawPage.RawLink> links = new ArrayList<>();
     try (JsonParser p = FACTORY.createParser(buf, from, len)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -161,6 +162,7 @@ public final class JsonLinesParser {
                   v == JsonToken.VALUE_TRUE
                       || (v == JsonToken.VALUE_STRING && "true".equalsIgnoreCase(p.getText()));
           case "links" -> readLinks(p, v, links, limits.maxLinks());
+          case "digest" -> digest = RawPage.digestText(p, v);
           default -> p.skipChildren();
         }
       }
@@ -177,7 +179,8 @@ public final class JsonLinesParser {
     if (deleted) {
       return Page.deletion(pageUrl.toString(), pageUrl.key(), version);
     }
-    return RawPage.build(pageUrl, pageUrl, when, title, links, true, version, limits, stats);
+    return RawPage.build(
+        pageUrl, pageUrl, when, title, links, true, version, digest, limits, stats);
   }
 
   private static String scalar(JsonParser p, JsonToken v, String field)

@@ -1,5 +1,7 @@
 package io.webindex.core.read;
 
+import com.fasterxml.jackson.core.JsonToken;
+import io.webindex.core.history.Signatures;
 import io.webindex.core.model.Link;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.PageVersion;
@@ -24,7 +26,9 @@ import java.util.Set;
 /**
  * Turns the raw fields of one input record into a {@link Page}, the same way for every input
  * format: URL normalisation, relative links resolved against the base, invalid links counted and
- * dropped, text cleaned, links deduplicated by target key (first anchor wins), self links dropped.
+ * dropped, text cleaned, links deduplicated by target key (first anchor wins), self links dropped,
+ * and the version's signature: the record's digest normalised, else the content signature ({@link
+ * Signatures}).
  */
 final class RawPage {
   private static final DateTimeFormatter RFC_1123 =
@@ -110,6 +114,7 @@ final class RawPage {
       List<RawLink> rawLinks,
       boolean schemeLessIsHost,
       PageVersion version,
+      String digest,
       ReadLimits limits,
       ReadStats stats)
       throws RejectException {
@@ -138,7 +143,34 @@ final class RawPage {
       }
     }
     stats.add(ReadCounter.LINKS, links.size());
-    return Page.of(url.toString(), key, version, Text.clean(title, Text.MAX_TITLE), links);
+    String cleanTitle = Text.clean(title, Text.MAX_TITLE);
+    String signature = null;
+    if (digest != null && !digest.isBlank()) {
+      signature = Signatures.normalise(digest).orElse(null);
+      if (signature == null) {
+        stats.inc(ReadCounter.DIGESTS_INVALID);
+      }
+    }
+    if (signature == null) {
+      signature = Signatures.content(cleanTitle, links);
+    }
+    return new Page(url.toString(), key, version, cleanTitle, links, false, signature);
+  }
+
+  /**
+   * A record's {@code digest} field: its text when it is a string; a non-string (number, object) is
+   * an invalid digest, kept as {@code "?"} so that it is counted and the content signature used.
+   */
+  static String digestText(com.fasterxml.jackson.core.JsonParser p, JsonToken v)
+      throws java.io.IOException {
+    if (v == JsonToken.VALUE_STRING) {
+      return p.getText();
+    }
+    if (v == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    p.skipChildren();
+    return "?";
   }
 
   /**

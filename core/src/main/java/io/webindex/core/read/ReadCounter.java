@@ -23,5 +23,11 @@ public enum ReadCounter {
   /** Links to the page itself, dropped. */
   LINKS_SELF,
   /** Second and later links to one target, dropped (the first anchor wins). */
-  LINKS_DUPLICATE
+  LINKS_DUPLICATE,
+  /**
+   * Record digests (WAT {@code Entity-Digest} or {@code WARC-Payload-Digest}, a JSON line's {@code
+   * digest}) that are not a digest the signature understands: the page version kept the content
+   * signature of its title and links instead.
+   */
+  DIGESTS_INVALID
 }

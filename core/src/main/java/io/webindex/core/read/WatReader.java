@@ -24,8 +24,11 @@ import java.util.Map;
  * metadata record with an HTML response: URL {@code WARC-Target-URI}, crawl time {@code WARC-Date},
  * links from {@code Envelope.Payload-Metadata.HTTP-Response-Metadata.HTML-Metadata.Links} with path
  * {@code A@/href} (anchor from {@code text}, else {@code title}, else empty), title from {@code
- * Head.Title}, relative links resolved against {@code Head.Base} or else the page URL. Other
- * records are skipped and counted. Offsets are record starts in the uncompressed stream.
+ * Head.Title}, relative links resolved against {@code Head.Base} or else the page URL; the
+ * signature from {@code Envelope.Payload-Metadata.HTTP-Response-Metadata.Entity-Digest}, else
+ * {@code Envelope.WARC-Header-Metadata.WARC-Payload-Digest} (both the response record's, normalised
+ * by {@link io.webindex.core.history.Signatures}), else the content signature. Other records are
+ * skipped and counted. Offsets are record starts in the uncompressed stream.
  *
  * <p>Damage never costs more than the damaged record:
  *
@@ -387,6 +390,8 @@ public final class WatReader implements PageReader {
     String date;
     String title = "";
     String base;
+    String entityDigest;
+    String payloadDigest;
     final List<RawPage.RawLink> links = new ArrayList<>();
   }
 
@@ -430,6 +435,7 @@ public final class WatReader implements PageReader {
               json.links,
               false,
               version,
+              json.entityDigest != null ? json.entityDigest : json.payloadDigest,
               limits,
               stats);
       stats.inc(ReadCounter.PAGES);
@@ -480,6 +486,7 @@ public final class WatReader implements PageReader {
           switch (h) {
             case "WARC-Target-URI" -> json.targetUri = text(p, hv);
             case "WARC-Date" -> json.date = text(p, hv);
+            case "WARC-Payload-Digest" -> json.payloadDigest = text(p, hv);
             default -> p.skipChildren();
           }
         }
@@ -489,9 +496,12 @@ public final class WatReader implements PageReader {
           if (p.nextToken() == JsonToken.START_OBJECT && h.equals("HTTP-Response-Metadata")) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
               String m = p.currentName();
-              if (p.nextToken() == JsonToken.START_OBJECT && m.equals("HTML-Metadata")) {
+              JsonToken mv = p.nextToken();
+              if (mv == JsonToken.START_OBJECT && m.equals("HTML-Metadata")) {
                 json.html = true;
                 readHtml(p, json);
+              } else if (m.equals("Entity-Digest")) {
+                json.entityDigest = text(p, mv);
               } else {
                 p.skipChildren();
               }

@@ -13,6 +13,12 @@ import java.util.List;
  * r}, a backslash, or one of those three characters) as {@code \\}; other backslashes are printed
  * as they are. So every line has exactly three fields and {@link #parse} inverts {@link #line} for
  * every cell, whatever text its anchor or page JSON holds.
+ *
+ * <p>A cell of the history table ({@link TimedCell}) prints its timestamp as a third field, {@code
+ * row<TAB>family:qualifier<TAB>@<timestamp><TAB>value}: for {@code crawl:} and {@code urc:} cells,
+ * whose timestamp is an instant (the crawl, the run), as ISO-8601 with milliseconds
+ * ({@code @2015-04-18T03:35:13.000Z}); for others as the decimal timestamp ({@code @0}). {@link
+ * #parseTimed} inverts {@link #line(TimedCell)}.
  */
 public final class DumpFormat {
   private DumpFormat() {}
@@ -28,6 +34,54 @@ public final class DumpFormat {
     sb.append(escape(family)).append(':').append(escape(readableQualifier(family, qualifier)));
     sb.append('\t').append(escape(value));
     return sb.toString();
+  }
+
+  /** One dump line for a history-table cell: its timestamp is the third field. */
+  public static String line(TimedCell c) {
+    StringBuilder sb = new StringBuilder(c.row().length() + c.value().length() + 48);
+    sb.append(escape(c.row())).append('\t');
+    sb.append(escape(c.family())).append(':').append(escape(c.qualifier())).append('\t');
+    sb.append('@').append(readableTimestamp(c.family(), c.timestamp())).append('\t');
+    sb.append(escape(c.value()));
+    return sb.toString();
+  }
+
+  /** The timestamp of a history cell as its dump line prints it (without the {@code @}). */
+  public static String readableTimestamp(String family, long timestamp) {
+    return family.equals(HistorySchema.FAM_CRAWL) || family.equals(HistorySchema.FAM_URC)
+        ? HistorySchema.iso(timestamp)
+        : Long.toString(timestamp);
+  }
+
+  /** Parses a history dump line (inverse of {@link #line(TimedCell)}). */
+  public static TimedCell parseTimed(String line) {
+    String[] f = line.split("\t", -1);
+    if (f.length != 4 || !f[2].startsWith("@")) {
+      throw new IllegalArgumentException(
+          "a history dump line has four tab-separated fields, the third @<timestamp>: " + line);
+    }
+    int colon = f[1].indexOf(':');
+    if (colon < 0) {
+      throw new IllegalArgumentException("column without ':' in dump line: " + line);
+    }
+    String ts = f[2].substring(1);
+    long timestamp;
+    try {
+      timestamp =
+          !ts.isEmpty()
+                  && (Character.isDigit(ts.charAt(0)) || ts.charAt(0) == '-')
+                  && ts.indexOf('T') < 0
+              ? Long.parseLong(ts)
+              : HistorySchema.parseIso(ts);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("bad timestamp in dump line: " + line, e);
+    }
+    return new TimedCell(
+        unescape(f[0]),
+        unescape(f[1].substring(0, colon)),
+        unescape(f[1].substring(colon + 1)),
+        timestamp,
+        unescape(f[3]));
   }
 
   /** Parses a dump line back into a cell with encoded counts (inverse of {@link #line(Cell)}). */

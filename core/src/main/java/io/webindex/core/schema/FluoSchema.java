@@ -12,6 +12,8 @@ import io.webindex.core.model.UriState;
  *       {@link io.webindex.core.json.PageJson#toStoredJson}), deletions included as tombstones.
  *   <li>{@code um} — URI key → {@code <urc>,<crawled>} (a {@link UriState.Delta}; sums are states).
  *   <li>{@code dm} — reversed domain → number of seen URIs (decimal).
+ *   <li>{@code h:<uri>} {@code hist:all} — the URI's full crawl history, every crawl with its
+ *       winning page version (encoded by {@link HistorySchema#encodeFullHistory}).
  *   <li>{@code eq} — updates for the query table.
  *   <li>{@code meta:loader loader:applied} — the highest batch fully applied (decimal); a batch run
  *       seeds it with its snapshot.
@@ -28,6 +30,12 @@ public final class FluoSchema {
    * The qualifier of a page's current version: the query table's ({@link QuerySchema#QUAL_CUR}).
    */
   public static final String QUAL_CUR = QuerySchema.QUAL_CUR;
+
+  /** A URI's crawl-history row. */
+  public static final String HIST_PREFIX = "h:";
+
+  public static final String FAM_HIST = "hist";
+  public static final String QUAL_ALL = "all";
 
   public static final String URI_MAP_ID = "um";
   public static final String DOMAIN_MAP_ID = "dm";
@@ -50,6 +58,7 @@ public final class FluoSchema {
    */
   public static boolean isStateRow(String row) {
     return row.startsWith(PAGE_PREFIX)
+        || row.startsWith(HIST_PREFIX)
         || row.startsWith(URI_MAP_ID + ":")
         || row.startsWith(DOMAIN_MAP_ID + ":")
         || row.startsWith(META_PREFIX);
@@ -64,6 +73,17 @@ public final class FluoSchema {
       throw new IllegalArgumentException("not a Fluo page row: " + row);
     }
     return row.substring(PAGE_PREFIX.length());
+  }
+
+  public static String histRow(String uriKey) {
+    return HIST_PREFIX + uriKey;
+  }
+
+  public static String uriKeyOfHistRow(String row) {
+    if (!row.startsWith(HIST_PREFIX) || row.length() == HIST_PREFIX.length()) {
+      throw new IllegalArgumentException("not a Fluo history row: " + row);
+    }
+    return row.substring(HIST_PREFIX.length());
   }
 
   public static String encodeUriDelta(UriState.Delta d) {

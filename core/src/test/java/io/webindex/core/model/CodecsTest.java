@@ -30,11 +30,14 @@ class CodecsTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PageCodec.write(new DataOutputStream(bytes), SAMPLE);
     // flags, url (zig-zag varint length 14 = 0x1c), key, seconds, nanos, batch, file, offset,
-    // title…
+    // signature (length 36 = 0x48; the content signature, computed apart with Python's hashlib
+    // and base64.b32encode), title…
     assertEquals(
         "001c687474703a2f2f612e636f6d2f700e636f6d2e612f70c0e880b00d000418706172742d302e6a736f6e6c"
-            + "84020c54c3af746c6504",
-        HexFormat.of().formatHex(bytes.toByteArray()).substring(0, 108));
+            + "840248"
+            + "6964783a5a534e4f47484649574b52455341593257434b4f4f334e374c4352464d505353"
+            + "0c54c3af746c6504",
+        HexFormat.of().formatHex(bytes.toByteArray()).substring(0, 182));
     Page back = PageCodec.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     assertEquals(SAMPLE, back);
   }
@@ -43,10 +46,39 @@ class CodecsTest {
   void storedJsonGoldenAndRoundTrip() {
     assertEquals(
         "{\"url\":\"http://a.com/p\",\"key\":\"com.a/p\",\"crawled\":\"2026-11-20T10:00:00Z\",\"batch\":2,"
-            + "\"file\":\"part-0.jsonl\",\"offset\":130,\"title\":\"Tïtle\",\"outlinks\":[{\"url\":\"http://b.com/\","
+            + "\"file\":\"part-0.jsonl\",\"offset\":130,"
+            + "\"signature\":\"idx:ZSNOGHFIWKRESAY2WCKOO3N7LCRFMPSS\",\"title\":\"Tïtle\",\"outlinks\":[{\"url\":\"http://b.com/\","
             + "\"key\":\"com.b\",\"anchor\":\"B\"},{\"url\":\"https://c.com/x\",\"key\":\"com.c:s/x\",\"anchor\":\"\"}]}",
         PageJson.toStoredJson(SAMPLE));
     assertEquals(SAMPLE, PageJson.fromStoredJson(PageJson.toStoredJson(SAMPLE)));
+  }
+
+  @Test
+  void storedJsonWithoutSignatureReadsWithTheContentSignature() {
+    String old =
+        "{\"url\":\"http://a.com/p\",\"key\":\"com.a/p\",\"crawled\":\"2026-11-20T10:00:00Z\","
+            + "\"batch\":2,\"file\":\"part-0.jsonl\",\"offset\":130,\"title\":\"Tïtle\","
+            + "\"outlinks\":[{\"url\":\"http://b.com/\",\"key\":\"com.b\",\"anchor\":\"B\"},"
+            + "{\"url\":\"https://c.com/x\",\"key\":\"com.c:s/x\",\"anchor\":\"\"}]}";
+    assertEquals(SAMPLE, PageJson.fromStoredJson(old));
+    assertEquals("idx:ZSNOGHFIWKRESAY2WCKOO3N7LCRFMPSS", SAMPLE.signature());
+  }
+
+  @Test
+  void aRecordDigestSurvivesBothCodecs() throws Exception {
+    Page p =
+        Page.of(
+            SAMPLE.url(),
+            SAMPLE.key(),
+            SAMPLE.version(),
+            SAMPLE.title(),
+            SAMPLE.links(),
+            "sha1:F6TCAM4VXWWB2JTQFQ427CGKBT273C7B");
+    assertEquals(p, PageJson.fromStoredJson(PageJson.toStoredJson(p)));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PageCodec.write(new DataOutputStream(bytes), p);
+    assertEquals(
+        p, PageCodec.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))));
   }
 
   @Test

@@ -52,7 +52,7 @@ public final class Oracle {
   private static final int MAX_TITLE = 1024;
 
   /** One version of one URL, as read. */
-  private record Version(
+  record Version(
       Instant crawled,
       long batch,
       String file,
@@ -60,7 +60,8 @@ public final class Oracle {
       OracleUrl url,
       boolean deleted,
       String title,
-      List<String[]> links) {
+      List<String[]> links,
+      String digest) {
 
     boolean newerThan(Version o) {
       int c = crawled.compareTo(o.crawled);
@@ -79,6 +80,9 @@ public final class Oracle {
 
   /** Current version per URI key. */
   private final Map<String, Version> latest = new HashMap<>();
+
+  /** Every version read, per URI key (for the crawl history). */
+  private final Map<String, List<Version>> all = new HashMap<>();
 
   /** Versions offered (for tests that want to know a stale one was among them). */
   private int offered;
@@ -154,6 +158,7 @@ public final class Oracle {
   private void offer(Version v) {
     offered++;
     String key = v.url.key();
+    all.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
     Version held = latest.get(key);
     if (held == null || v.newerThan(held)) {
       latest.put(key, v);
@@ -236,7 +241,10 @@ public final class Oracle {
       return null;
     }
     String title = deleted ? "" : text(page.get("title"), "");
-    return new Version(when, batch, file, offset, pageUrl, deleted, title, links);
+    // a digest that is not a string is no usable digest: "?" (the history falls back to content)
+    JsonNode d = page.get("digest");
+    String digest = d == null || d.isNull() ? null : d.isTextual() ? d.textValue() : "?";
+    return new Version(when, batch, file, offset, pageUrl, deleted, title, links, digest);
   }
 
   /** A string field's text, else {@code otherwise}. */
@@ -271,7 +279,7 @@ public final class Oracle {
   }
 
   /** A page's links: by target key, first occurrence (and its anchor) wins, self links dropped. */
-  private static Map<String, String[]> outlinks(Version v) {
+  static Map<String, String[]> outlinks(Version v) {
     Map<String, String[]> out = new LinkedHashMap<>();
     String self = v.url.key();
     for (String[] raw : v.links) {
@@ -329,6 +337,26 @@ public final class Oracle {
   /** 16 hex digits of Long.MAX_VALUE - n: the table's sort order for counts. */
   private static String sortable(long n) {
     return String.format("%016x", Long.MAX_VALUE - n);
+  }
+
+  /** Every version read, per URI key. */
+  Map<String, List<Version>> allVersions() {
+    return all;
+  }
+
+  /** The urc of every seen URI (a current page, or linked to by one). */
+  Map<String, Long> urcOfSeen() {
+    Map<String, Long> urc = new HashMap<>();
+    for (Version v : latest.values()) {
+      if (v.deleted) {
+        continue;
+      }
+      urc.putIfAbsent(v.url.key(), 0L);
+      for (String target : outlinks(v).keySet()) {
+        urc.merge(target, 1L, Long::sum);
+      }
+    }
+    return urc;
   }
 
   /** The query table as dump lines, in table order. */
@@ -420,7 +448,7 @@ public final class Oracle {
     return escape(row) + "\t" + escape(column) + "\t" + escape(value);
   }
 
-  private static String escape(String s) {
+  static String escape(String s) {
     String doubled = ESCAPE_LIKE.matcher(s).replaceAll(Matcher.quoteReplacement("\\\\"));
     return doubled.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
   }
