@@ -68,9 +68,9 @@ class UnattendedCycleIT extends AccumuloITBase {
 
     try (ServiceProcesses sp = new ServiceProcesses(tmp, c)) {
       // started in any order: the loader waits for an oracle (with back-off) instead of dying
-      sp.start("loader", "load", "--watch", "2");
-      sp.start("oracle-a", "fluo-oracle");
-      sp.start("oracle-b", "fluo-oracle");
+      ServiceProcesses.Child loader = sp.start("loader", "load", "--watch", "2");
+      ServiceProcesses.Child oracleA = sp.start("oracle-a", "fluo-oracle");
+      ServiceProcesses.Child oracleB = sp.start("oracle-b", "fluo-oracle");
       sp.start("worker-a", "fluo-worker");
       ServiceProcesses.Child workerB = sp.start("worker-b", "fluo-worker");
       awaitServing(sp, prefix, 2);
@@ -129,6 +129,21 @@ class UnattendedCycleIT extends AccumuloITBase {
       JsonNode bad = check(1, "r3");
       assertTrue(bad.toString().contains("injected.example"), bad.toString());
       sp.assertAlive();
+
+      // stopped in the wrong order, the oracles first: the loader's round waits for an oracle
+      // that is gone, and the loader still stops within seconds (the round is interrupted)
+      assertEquals(143, oracleA.stop(), oracleA.log());
+      assertEquals(143, oracleB.stop(), oracleB.log());
+      ServiceProcesses.poll(
+          "the loader to wait for an oracle",
+          WAIT,
+          () -> loader.log().contains("Waiting for timestamp from Oracle"),
+          loader::log);
+      long t0 = System.nanoTime();
+      assertEquals(143, loader.stop(), loader.log());
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+      assertTrue(seconds < 30, "the loader stopped in " + seconds + " s: " + loader.log());
+      assertTrue(loader.log().contains("interrupting it"), loader.log());
     }
   }
 

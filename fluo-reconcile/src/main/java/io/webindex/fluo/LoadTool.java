@@ -131,11 +131,57 @@ public final class LoadTool extends Configured implements Tool {
       return loadRounds(cfg, o);
     }
     AutoCloseable metrics = ServiceMetrics.start(cfg, err);
+    CountDownLatch ended = new CountDownLatch(1);
+    Thread watchdog = stopWatchdog(Thread.currentThread(), ended);
     try {
       return loadRounds(cfg, o);
     } finally {
+      ended.countDown();
+      watchdog.interrupt();
+      Thread.interrupted(); // an interrupt from the watchdog that came as the round ended
       ServiceMetrics.stop(metrics);
     }
+  }
+
+  /**
+   * How long a watch's current round may go on after a stop before it is interrupted. A round
+   * blocked on an oracle that is gone (stopped first, or failed over while the loader stops) waits
+   * for it with an ever longer back-off and would hold the stop until the shutdown gives up. An
+   * interrupted round is safe: every page version is applied in a transaction of its own, and the
+   * next start resumes after the last batch recorded as applied.
+   */
+  static final long STOP_GRACE_MILLIS = 5_000;
+
+  /**
+   * Watches for the stop of a watch: once it came, interrupts {@code loader} every {@link
+   * #STOP_GRACE_MILLIS} until {@code ended}.
+   */
+  private Thread stopWatchdog(Thread loader, CountDownLatch ended) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                while (!stopSignal.await(1_000)) {
+                  if (ended.getCount() == 0) {
+                    return;
+                  }
+                }
+                while (!ended.await(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+                  err.printf(
+                      "load: stopping: the current round did not end within %d s, interrupting it"
+                          + " (the next start resumes after the last batch applied)%n",
+                      STOP_GRACE_MILLIS / 1000);
+                  err.flush();
+                  loader.interrupt();
+                }
+              } catch (InterruptedException e) {
+                // the watch ended
+              }
+            },
+            "webindex-load-stop");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 
   private List<BatchApplier.Result> loadRounds(WebindexConfig cfg, Options o) throws Exception {
@@ -147,6 +193,11 @@ public final class LoadTool extends Configured implements Tool {
       try {
         app = loadInto(app, cfg, conn, o, rounds);
       } catch (Exception e) {
+        if (o.watchSeconds() > 0 && stopSignal.await(0)) {
+          // a round interrupted by a stop (see stopWatchdog): the watch ends as stopped
+          Thread.interrupted();
+          return rounds;
+        }
         // a watch is a service: it waits for the application's oracle even before its first
         // round (the services start in any order, an oracle fails over), and outlives brief
         // outages once it ran; any other first failure is a configuration error
