@@ -74,11 +74,19 @@ final class LoadCommand implements Command {
     boolean json = args.has("json");
     List<BatchApplier.Result> rounds;
     // a watch serves until Ctrl-C or SIGTERM; a single round ends by itself
-    try (StopOnSignal signal = watch > 0 ? new StopOnSignal(ctx::requestStop) : null) {
-      rounds =
-          tool(json ? new PrintWriter(Writer.nullWriter()) : ctx.out(), ctx)
-              .stopSignal(ctx::awaitStop)
-              .load(cfg, new LoadTool.Options(upTo, rate, watch, args.has("embedded")));
+    LoadTool tool =
+        tool(json ? new PrintWriter(Writer.nullWriter()) : ctx.out(), ctx)
+            .stopSignal(ctx::awaitStop);
+    // the tool hears of the stop too: it interrupts a round that does not end within its grace
+    try (StopOnSignal signal =
+        watch > 0
+            ? new StopOnSignal(
+                () -> {
+                  ctx.requestStop();
+                  tool.requestStop();
+                })
+            : null) {
+      rounds = tool.load(cfg, new LoadTool.Options(upTo, rate, watch, args.has("embedded")));
     }
     if (json) {
       for (BatchApplier.Result r : rounds) {

@@ -69,9 +69,13 @@ public final class LoadTool extends Configured implements Tool {
     return this;
   }
 
-  /** Ends a {@code --watch} after the current round. */
+  /**
+   * Ends a {@code --watch} after the current round; a round that has not ended {@link
+   * #STOP_GRACE_MILLIS} later is interrupted.
+   */
   public void requestStop() {
     stop.countDown();
+    interruptAfterGrace();
   }
 
   private static final Set<String> VALUES = Set.of("up-to", "rate", "watch");
@@ -132,56 +136,59 @@ public final class LoadTool extends Configured implements Tool {
     }
     AutoCloseable metrics = ServiceMetrics.start(cfg, err);
     CountDownLatch ended = new CountDownLatch(1);
-    Thread watchdog = stopWatchdog(Thread.currentThread(), ended);
+    watching = new Watching(Thread.currentThread(), ended);
     try {
       return loadRounds(cfg, o);
     } finally {
       ended.countDown();
-      watchdog.interrupt();
-      Thread.interrupted(); // an interrupt from the watchdog that came as the round ended
+      watching = null;
+      Thread.interrupted(); // an interrupt of the stop (see requestStop) that came as it ended
       ServiceMetrics.stop(metrics);
     }
   }
 
   /**
-   * How long a watch's current round may go on after a stop before it is interrupted. A round
-   * blocked on an oracle that is gone (stopped first, or failed over while the loader stops) waits
-   * for it with an ever longer back-off and would hold the stop until the shutdown gives up. An
-   * interrupted round is safe: every page version is applied in a transaction of its own, and the
-   * next start resumes after the last batch recorded as applied.
+   * How long a watch's current round may go on after {@link #requestStop()} before it is
+   * interrupted. A round blocked on an oracle that is gone (stopped first, or failing over while
+   * the loader stops) waits for it with an ever longer back-off and would hold the stop until the
+   * shutdown gives up. An interrupted round is safe: every page version is applied in a transaction
+   * of its own, and the next start resumes after the last batch recorded as applied.
    */
   static final long STOP_GRACE_MILLIS = 5_000;
 
+  /** The thread of a running watch and the latch it opens when it ends. */
+  private record Watching(Thread loader, CountDownLatch ended) {}
+
+  private volatile Watching watching;
+
   /**
-   * Watches for the stop of a watch: once it came, interrupts {@code loader} every {@link
-   * #STOP_GRACE_MILLIS} until {@code ended}.
+   * Interrupts the running watch's round every {@link #STOP_GRACE_MILLIS} until it ended, once it
+   * did not end within the grace.
    */
-  private Thread stopWatchdog(Thread loader, CountDownLatch ended) {
+  private void interruptAfterGrace() {
+    Watching w = watching;
+    if (w == null) {
+      return;
+    }
     Thread t =
         new Thread(
             () -> {
               try {
-                while (!stopSignal.await(1_000)) {
-                  if (ended.getCount() == 0) {
-                    return;
-                  }
-                }
-                while (!ended.await(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+                while (!w.ended().await(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
                   err.printf(
                       "load: stopping: the current round did not end within %d s, interrupting it"
                           + " (the next start resumes after the last batch applied)%n",
                       STOP_GRACE_MILLIS / 1000);
                   err.flush();
-                  loader.interrupt();
+                  w.loader().interrupt();
                 }
               } catch (InterruptedException e) {
-                // the watch ended
+                // the JVM goes down
               }
             },
             "webindex-load-stop");
     t.setDaemon(true);
     t.start();
-    return t;
   }
 
   private List<BatchApplier.Result> loadRounds(WebindexConfig cfg, Options o) throws Exception {
@@ -193,8 +200,8 @@ public final class LoadTool extends Configured implements Tool {
       try {
         app = loadInto(app, cfg, conn, o, rounds);
       } catch (Exception e) {
-        if (o.watchSeconds() > 0 && stopSignal.await(0)) {
-          // a round interrupted by a stop (see stopWatchdog): the watch ends as stopped
+        if (o.watchSeconds() > 0 && stop.getCount() == 0) {
+          // a round interrupted by a stop (see requestStop): the watch ends as stopped
           Thread.interrupted();
           return rounds;
         }
