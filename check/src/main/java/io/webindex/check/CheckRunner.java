@@ -6,6 +6,7 @@ import io.webindex.check.engine.Exclusions;
 import io.webindex.check.mr.CheckJob;
 import io.webindex.check.mr.FindingLines;
 import io.webindex.check.scan.FileCheck;
+import io.webindex.check.scan.HistoryScan;
 import io.webindex.check.scan.ScannerCheck;
 import io.webindex.check.scan.SnapshotExclusions;
 import io.webindex.core.config.WebindexConfig;
@@ -200,6 +201,16 @@ public final class CheckRunner {
     } else if (m == Mode.MAPREDUCE) {
       mapreduce(run, actualTable, skip, acc);
     }
+    // the history tables, in this process whatever the mode (one row of each at a time)
+    HistoryScan.run(
+        conn,
+        run.table(),
+        actualTable,
+        cfg.historyVersions(),
+        cfg.schedule(),
+        run.started().toEpochMilli(),
+        skip,
+        acc);
     inFlightViolations = acc.inFlightViolations();
     return new CheckReport(
         run.table(),

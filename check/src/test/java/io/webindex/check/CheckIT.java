@@ -13,18 +13,25 @@ import io.webindex.check.engine.Kind;
 import io.webindex.check.engine.RangeTotals;
 import io.webindex.check.report.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.history.Histories;
+import io.webindex.core.history.HistoryEntry;
+import io.webindex.core.index.HistoryCells;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
+import io.webindex.core.model.UriState;
 import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadLimits;
 import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.LocalBatches;
+import io.webindex.core.schema.TimedCell;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.BulkImport;
 import io.webindex.store.Cells;
+import io.webindex.store.HistoryTables;
 import io.webindex.store.JobSecrets;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
@@ -998,5 +1005,153 @@ class CheckIT extends AccumuloITBase {
     assertTrue(refused.getMessage().contains("no permission to clone"), refused.getMessage());
     assertTrue(refused.getMessage().contains("PERMISSION_DENIED"), refused.getMessage());
     assertEquals(List.of(), checkClones());
+  }
+
+  /**
+   * Writes the history table of {@code queryTable} as a recompute would: every URI's crawls and
+   * schedule from the versions of batches {@code <= snapshot}, and a urc point of every seen URI at
+   * each of {@code urcRuns} (the started instants of the runs whose series it holds).
+   */
+  void writeHistory(String queryTable, long snapshot, List<Long> urcRuns) throws Exception {
+    Map<String, List<Page>> versions = new java.util.TreeMap<>();
+    ReferenceIndex ref = new ReferenceIndex();
+    RawPageStore raw = new RawPageStore(cfg.storeRoot(), new Configuration());
+    for (RawPageStore.Batch b : raw.batches()) {
+      if (b.seq() <= snapshot) {
+        raw.read(
+            b,
+            ReadLimits.DEFAULT,
+            new ReadStats(),
+            new PageSink() {
+              @Override
+              public void page(Page page) {
+                versions.computeIfAbsent(page.key(), k -> new ArrayList<>()).add(page);
+                ref.apply(page);
+              }
+
+              @Override
+              public void reject(Reject reject) {}
+            });
+      }
+    }
+    List<TimedCell> cells = new ArrayList<>();
+    versions.forEach(
+        (key, pages) -> {
+          List<HistoryEntry> h = Histories.of(pages);
+          cells.addAll(HistoryCells.of(key, h, cfg.schedule(), cfg.historyVersions()));
+        });
+    for (Map.Entry<String, UriState> u : ref.uriStates().entrySet()) {
+      if (u.getValue().seen()) {
+        for (long started : urcRuns) {
+          cells.add(HistorySchema.urcCell(u.getKey(), started, u.getValue().urc()));
+        }
+      }
+    }
+    HistoryTables.createFresh(connector(), queryTable, cfg.historyVersions());
+    try (BatchWriter bw =
+        connector()
+            .createBatchWriter(HistorySchema.historyTable(queryTable), new BatchWriterConfig())) {
+      for (TimedCell c : cells) {
+        bw.addMutation(Cells.toMutation(c.cell(), c.timestamp()));
+      }
+    }
+  }
+
+  /**
+   * The history tables: equal ones are CONSISTENT (every crawl version, schedule and urc point
+   * compared; the later run's own urc point is not held against the Fluo-maintained table, which
+   * has the series of the run it was seeded from); an added crawl version, a rewritten schedule and
+   * an added urc point in the live history table are each reported as a difference, with the
+   * invariant violations they cause (last crawl, crawls seen, the schedule rule), and change the
+   * verdict.
+   */
+  @Test
+  void theHistoryTablesAreComparedCellForCellAndTheirInvariantsChecked() throws Exception {
+    RunRecord truth = referenceRun("h2", 2);
+    RunRecord live = referenceRun("h1", 2);
+    long earlier = truth.started().toEpochMilli() - 86_400_000L;
+    writeHistory(truth.table(), 2, List.of(earlier, truth.started().toEpochMilli()));
+    writeHistory(live.table(), 2, List.of(earlier));
+
+    CheckReport equal = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
+    RangeTotals history =
+        equal.ranges().stream().filter(t -> t.range().equals("history")).findFirst().orElseThrow();
+    assertTrue(equal.consistent(), "equal history tables: " + findings(equal));
+    assertTrue(history.compared() > 500, "history cells compared: " + history.compared());
+
+    // three rows of the live history table with a few crawls each
+    List<String> rows = new ArrayList<>();
+    try (Scanner sc =
+        connector().createScanner(HistorySchema.historyTable(live.table()), Authorizations.EMPTY)) {
+      sc.fetchColumnFamily(new Text(HistorySchema.FAM_SCHED));
+      for (Map.Entry<Key, Value> e : sc) {
+        if (HistorySchema.decodeSchedule(e.getValue().toString()).crawls() >= 2
+            && rows.size() < 3) {
+          rows.add(e.getKey().getRow().toString());
+        }
+      }
+    }
+    assertEquals(3, rows.size(), "rows with several crawls");
+    String liveHistory = HistorySchema.historyTable(live.table());
+    long future = Instant.parse("2100-01-01T00:00:00Z").toEpochMilli();
+    Mutation crawl = new Mutation(rows.get(0));
+    crawl.put(HistorySchema.FAM_CRAWL, "", future, "ok sha1:AAAA 1");
+    String sched;
+    try (Scanner sc = connector().createScanner(liveHistory, Authorizations.EMPTY)) {
+      sc.setRange(Range.exact(rows.get(1), HistorySchema.FAM_SCHED));
+      sched = sc.iterator().next().getValue().toString();
+    }
+    io.webindex.core.history.Schedule s = HistorySchema.decodeSchedule(sched);
+    String altered =
+        HistorySchema.encodeSchedule(
+            new io.webindex.core.history.Schedule(
+                s.firstCrawlMillis(),
+                s.lastCrawlMillis(),
+                s.crawls(),
+                s.changes(),
+                s.intervalSeconds(),
+                s.nextFetchMillis() + 1000,
+                s.lastModifiedMillis()));
+    Mutation schedule = new Mutation(rows.get(1));
+    schedule.put(HistorySchema.FAM_SCHED, "", 5L, altered);
+    Mutation urc = new Mutation(rows.get(2));
+    urc.put(HistorySchema.FAM_URC, "", earlier + 1, "7");
+    mutate(liveHistory, crawl, schedule, urc);
+
+    CheckReport r = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
+    assertFalse(r.consistent());
+    assertEquals(2, diff(r, "history", Kind.EXTRA), "the crawl version and the urc point");
+    assertEquals(1, diff(r, "history", Kind.DIFFERENT), "the schedule");
+    assertEquals(0, diff(r, "history", Kind.MISSING));
+    assertEquals(1, violations(r, "actual", Kind.HISTORY_LAST_MISMATCH));
+    assertEquals(1, violations(r, "actual", Kind.HISTORY_CRAWLS_MISMATCH));
+    assertEquals(1, violations(r, "actual", Kind.SCHEDULE_MISMATCH));
+    assertEquals(0, violations(r, "expected", Kind.SCHEDULE_MISMATCH));
+    List<Finding> extra = r.samples().stream().filter(f -> f.kind() == Kind.EXTRA).toList();
+    assertTrue(
+        extra.stream()
+            .anyMatch(
+                f ->
+                    f.row().equals(rows.get(0))
+                        && f.column().equals("crawl:@2100-01-01T00:00:00.000Z")
+                        && f.actual().equals("ok sha1:AAAA 1")),
+        "the crawl version: " + extra);
+    assertTrue(
+        extra.stream()
+            .anyMatch(
+                f ->
+                    f.row().equals(rows.get(2))
+                        && f.column().equals("urc:@" + HistorySchema.iso(earlier + 1))
+                        && f.actual().equals("7")),
+        "the urc point: " + extra);
+    Finding different = sample(r, Kind.DIFFERENT);
+    assertEquals(rows.get(1), different.row());
+    assertEquals(sched, different.expected());
+    assertEquals(altered, different.actual());
+    Finding rule = sample(r, Kind.SCHEDULE_MISMATCH);
+    assertEquals(rows.get(1), rule.row());
+    assertTrue(
+        rule.detail().startsWith("next should be " + HistorySchema.iso(s.nextFetchMillis())),
+        rule.detail());
   }
 }

@@ -117,6 +117,7 @@ public final class BatchApplier {
         CombineQueue.getInstance(FluoSchema.URI_MAP_ID, app);
     ExportQueue<String, IndexExport> exports =
         ExportQueue.getInstance(FluoSchema.EXPORT_QUEUE_ID, app);
+    HistorySettings history = HistorySettings.load(app);
     PageLoader.Stats stats = new PageLoader.Stats();
     ReadStats read = new ReadStats();
     RawPageStore store = new RawPageStore(cfg.storeRoot(), hadoop);
@@ -146,7 +147,7 @@ public final class BatchApplier {
       long[] lastReport = {batchStart};
       try (LoaderExecutor loader = client.newLoaderExecutor()) {
         long already = submitted;
-        Group group = new Group(loader, uris, exports, stats);
+        Group group = new Group(loader, history, uris, exports, stats);
         store.read(
             b,
             cfg.readLimits(),
@@ -240,6 +241,7 @@ public final class BatchApplier {
   /** The versions read so far that go into the next transaction: distinct URIs. */
   private static final class Group {
     private final LoaderExecutor loader;
+    private final HistorySettings history;
     private final CombineQueue<String, UriState.Delta> uris;
     private final ExportQueue<String, IndexExport> exports;
     private final PageLoader.Stats stats;
@@ -248,10 +250,12 @@ public final class BatchApplier {
 
     Group(
         LoaderExecutor loader,
+        HistorySettings history,
         CombineQueue<String, UriState.Delta> uris,
         ExportQueue<String, IndexExport> exports,
         PageLoader.Stats stats) {
       this.loader = loader;
+      this.history = history;
       this.uris = uris;
       this.exports = exports;
       this.stats = stats;
@@ -268,7 +272,7 @@ public final class BatchApplier {
 
     void submit() {
       if (!pages.isEmpty()) {
-        loader.execute(new PageLoader(pages, uris, exports, stats));
+        loader.execute(new PageLoader(pages, history, uris, exports, stats));
         pages.clear();
         keys.clear();
       }

@@ -1,10 +1,16 @@
 package io.webindex.fluo;
 
+import io.webindex.core.history.Histories;
+import io.webindex.core.history.HistoryEntry;
+import io.webindex.core.index.HistoryCells;
 import io.webindex.core.index.IndexCells;
 import io.webindex.core.json.PageJson;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
+import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.FluoSchema;
+import io.webindex.core.schema.HistorySchema;
+import io.webindex.core.schema.TimedCellChange;
 import io.webindex.seed.FluoSeed;
 import io.webindex.seed.IndexExport;
 import java.util.ArrayList;
@@ -14,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.fluo.api.client.Loader;
 import org.apache.fluo.api.client.TransactionBase;
+import org.apache.fluo.api.data.Column;
 import org.apache.fluo.api.data.RowColumn;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.apache.fluo.recipes.core.export.ExportQueue;
@@ -26,6 +33,15 @@ import org.apache.fluo.recipes.core.export.ExportQueue;
  * the group and added to the {@code um:} combine queue once each — none when re-crawls kept their
  * links and anchors, or their deltas cancel out. Reading the stored versions is one batched read.
  *
+ * <p>Every version also goes into its URI's full crawl history ({@code h:<uri> hist:all}, {@link
+ * Histories#add}) — stale ones too: an older crawl changes no current state, but it is a crawl of
+ * the history and may change the schedule; a version crawled in a millisecond the history holds
+ * replaces that crawl only when it is the later version ({@code PageVersion} order). When the
+ * history changed, the same transaction exports the history-table changes ({@link
+ * HistoryCells#changes}) with the page's query-table changes, in one export of the URI. The {@code
+ * sched:} changes are computed at the placeholder timestamp {@link #UNSTAMPED}: the exporter stamps
+ * them with the export's sequence timestamp.
+ *
  * <p>Fluo runs {@code load} again when the transaction collides; the shared {@link Stats} count
  * only the attempt that committed (each attempt takes back what the one before it counted).
  */
@@ -37,7 +53,14 @@ public final class PageLoader implements Loader {
     public final LongAdder linkWork = new LongAdder();
   }
 
+  /** The crawl-history column of a {@code h:<uri>} row. */
+  static final Column HIST_ALL = new Column(FluoSchema.FAM_HIST, FluoSchema.QUAL_ALL);
+
+  /** The export timestamp the {@code sched:} changes are computed at (the exporter restamps). */
+  static final long UNSTAMPED = 1;
+
   private final List<Page> versions;
+  private final HistorySettings history;
   private final CombineQueue<String, UriState.Delta> uris;
   private final ExportQueue<String, IndexExport> exports;
   private final Stats stats;
@@ -47,13 +70,16 @@ public final class PageLoader implements Loader {
 
   /**
    * @param versions page versions of distinct URIs (the transaction writes each page's row once)
+   * @param history the application's crawl-history settings
    */
-  public PageLoader(
+  PageLoader(
       List<Page> versions,
+      HistorySettings history,
       CombineQueue<String, UriState.Delta> uris,
       ExportQueue<String, IndexExport> exports,
       Stats stats) {
     this.versions = List.copyOf(versions);
+    this.history = history;
     this.uris = uris;
     this.exports = exports;
     this.stats = stats;
@@ -61,9 +87,10 @@ public final class PageLoader implements Loader {
 
   @Override
   public void load(TransactionBase tx, Context context) {
-    List<RowColumn> cells = new ArrayList<>(versions.size());
+    List<RowColumn> cells = new ArrayList<>(2 * versions.size());
     for (Page v : versions) {
       cells.add(new RowColumn(FluoSchema.pageRow(v.key()), FluoSeed.PAGE_CUR));
+      cells.add(new RowColumn(FluoSchema.histRow(v.key()), HIST_ALL));
     }
     Map<RowColumn, String> stored = tx.gets(cells);
     long applied = 0;
@@ -71,25 +98,47 @@ public final class PageLoader implements Loader {
     Map<String, UriState.Delta> deltas = new HashMap<>();
     for (int i = 0; i < versions.size(); i++) {
       Page version = versions.get(i);
-      RowColumn cell = cells.get(i);
+      RowColumn cell = cells.get(2 * i);
+      RowColumn histCell = cells.get(2 * i + 1);
+      List<TimedCellChange> historyChanges = historyChanges(tx, version, histCell, stored);
       String json = stored.get(cell);
       Page current = json == null ? null : PageJson.fromStoredJson(json);
+      List<CellChange> pageChanges = List.of();
       if (current != null && !version.version().supersedes(current.version())) {
         stale++;
-        continue;
+      } else {
+        tx.set(cell.getsRow(), FluoSeed.PAGE_CUR, PageJson.toStoredJson(version));
+        pageChanges = IndexCells.pageChanges(current, version);
+        IndexCells.uriDeltas(current, version)
+            .forEach((u, d) -> deltas.merge(u, d, UriState.Delta::plus));
+        applied++;
       }
-      tx.set(cell.getsRow(), FluoSeed.PAGE_CUR, PageJson.toStoredJson(version));
-      WebindexObservers.export(
-          exports, tx, version.key(), IndexCells.pageChanges(current, version));
-      IndexCells.uriDeltas(current, version)
-          .forEach((u, d) -> deltas.merge(u, d, UriState.Delta::plus));
-      applied++;
+      if (!pageChanges.isEmpty() || !historyChanges.isEmpty()) {
+        exports.add(tx, version.key(), new IndexExport(pageChanges, historyChanges));
+      }
     }
     deltas.values().removeIf(UriState.Delta::isZero);
     if (!deltas.isEmpty()) {
       uris.addAll(tx, deltas);
     }
     count(applied, stale, deltas.size());
+  }
+
+  /**
+   * Adds {@code version} to its URI's full history; when that changed it, writes the new history
+   * and returns the history-table changes, else none.
+   */
+  private List<TimedCellChange> historyChanges(
+      TransactionBase tx, Page version, RowColumn histCell, Map<RowColumn, String> stored) {
+    String held = stored.get(histCell);
+    List<HistoryEntry> before = held == null ? List.of() : HistorySchema.decodeFullHistory(held);
+    List<HistoryEntry> after = Histories.add(before, version);
+    if (after.equals(before)) {
+      return List.of();
+    }
+    tx.set(histCell.getsRow(), HIST_ALL, HistorySchema.encodeFullHistory(after));
+    return HistoryCells.changes(
+        version.key(), before, after, history.schedule(), history.versions(), UNSTAMPED);
   }
 
   /** This attempt's counts replace the previous attempt's (a collision made Fluo run it again). */

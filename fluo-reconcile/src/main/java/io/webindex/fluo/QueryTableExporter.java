@@ -1,21 +1,30 @@
 package io.webindex.fluo;
 
 import io.webindex.core.schema.CellChange;
+import io.webindex.core.schema.HistorySchema;
+import io.webindex.core.schema.TimedCellChange;
 import io.webindex.seed.IndexExport;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
+import io.webindex.store.HistoryTables;
 import io.webindex.store.StoreException;
 import java.util.Iterator;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.BatchWriter;
 import org.apache.accumulo.core.client.BatchWriterConfig;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.MultiTableBatchWriter;
 import org.apache.accumulo.core.client.MutationsRejectedException;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
+import org.apache.accumulo.core.data.Mutation;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.config.SimpleConfiguration;
 import org.apache.fluo.recipes.core.export.SequencedExport;
 import org.apache.fluo.recipes.core.export.function.Exporter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes exported cell changes to the query table, each stamped with {@link #timestamp(long, long)}
@@ -30,8 +39,16 @@ import org.apache.fluo.recipes.core.export.function.Exporter;
  * JVM (tests, the embedded runtime, a re-pointed exporter). The application configuration (stored
  * in ZooKeeper) names the instance, user, table and epoch; the password comes from {@link
  * ExportCredentials}.
+ *
+ * <p>The history-table changes of an export ({@link IndexExport#history}) go to the query table's
+ * history table ({@link HistorySchema#historyTable}): a {@code crawl:} version at its own timestamp
+ * (the crawl millisecond), the {@code sched:} column's put at the export's timestamp and its delete
+ * just below it ({@link #stamp}), so the newest export's schedule hides every older one whatever
+ * the write order. A query table without a history table (made by hand, not by a recompute) gets
+ * one, keeping the application's {@code webindex.history.versions}.
  */
 final class QueryTableExporter implements Exporter<String, IndexExport> {
+  private static final Logger log = LoggerFactory.getLogger(QueryTableExporter.class);
   static final String INSTANCE = "webindex.export.instance";
   static final String ZOOKEEPERS = "webindex.export.zookeepers";
   static final String USER = "webindex.export.user";
@@ -43,6 +60,7 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
 
   private final SimpleConfiguration app;
   private Connector conn;
+  private boolean historyTableChecked;
 
   QueryTableExporter(SimpleConfiguration app) {
     this.app = app;
@@ -106,6 +124,36 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
     return conn;
   }
 
+  /**
+   * The mutation of one history-table change of an export written at {@code ts}: a {@code sched:}
+   * put at {@code ts}, a {@code sched:} delete at {@code ts - 1}; every other change at its own
+   * timestamp.
+   */
+  static Mutation stamp(TimedCellChange change, long ts) {
+    boolean sched = change.column().family().equals(HistorySchema.FAM_SCHED);
+    if (change instanceof TimedCellChange.Put p) {
+      return Cells.toMutation(p.cell().cell(), sched ? ts : p.timestamp());
+    }
+    return Cells.toMutation(
+        CellChange.delete(
+            change.column().row(), change.column().family(), change.column().qualifier()),
+        sched ? ts - 1 : change.timestamp());
+  }
+
+  private synchronized void ensureHistoryTable(Connector c) {
+    if (historyTableChecked) {
+      return;
+    }
+    String table = table(app);
+    if (HistoryTables.createIfMissing(c, table, HistorySettings.load(app).versions())) {
+      log.warn(
+          "the query table {} had no history table: created {}",
+          table,
+          HistorySchema.historyTable(table));
+    }
+    historyTableChecked = true;
+  }
+
   @Override
   public void export(Iterator<SequencedExport<String, IndexExport>> exports) {
     long epoch = epoch(app);
@@ -114,29 +162,44 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
           "the application has no export epoch (initialised by an older webindex): re-initialise"
               + " it with fluo-init or reconcile");
     }
-    BatchWriter bw;
-    try {
-      bw = connector().createBatchWriter(table(app), new BatchWriterConfig());
-    } catch (TableNotFoundException e) {
-      throw new StoreException("the query table " + table(app) + " does not exist", e);
+    Connector c = connector();
+    String table = table(app);
+    if (!c.tableOperations().exists(table)) {
+      throw new StoreException("the query table " + table + " does not exist");
     }
+    ensureHistoryTable(c);
+    MultiTableBatchWriter mtbw = c.createMultiTableBatchWriter(new BatchWriterConfig());
     try {
+      BatchWriter bw = mtbw.getBatchWriter(table);
+      BatchWriter hw = null;
       while (exports.hasNext()) {
         SequencedExport<String, IndexExport> e = exports.next();
         long ts = timestamp(epoch, e.getSequence());
         for (CellChange change : e.getValue().changes()) {
           bw.addMutation(Cells.toMutation(change, ts));
         }
+        for (TimedCellChange change : e.getValue().history()) {
+          if (hw == null) {
+            hw = mtbw.getBatchWriter(HistorySchema.historyTable(table));
+          }
+          hw.addMutation(stamp(change, ts));
+        }
       }
-      bw.close();
-      bw = null;
+      mtbw.close();
+      mtbw = null;
     } catch (MutationsRejectedException e) {
       throw new StoreException(
-          "the query table " + table(app) + " rejected exports: " + e.getMessage(), e);
+          "the query table " + table + " or its history table rejected exports: " + e.getMessage(),
+          e);
+    } catch (TableNotFoundException e) {
+      throw new StoreException(
+          "the query table " + table + " or its history table does not exist", e);
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new StoreException("cannot write the exports of " + table + ": " + e.getMessage(), e);
     } finally {
-      if (bw != null) {
+      if (mtbw != null) {
         try {
-          bw.close();
+          mtbw.close();
         } catch (MutationsRejectedException ignored) {
           // the first failure is the one reported
         }

@@ -136,8 +136,9 @@ public final class WebindexApp {
   /**
    * Every observer, queue and exporter setting of the application (docs/tables.md): the {@code um:}
    * and {@code dm:} combine queues and the {@code eq:} export queue with the configured bucket
-   * count (the batch seed uses the same), and the exporter writing to {@code queryTable} in export
-   * epoch {@code epoch}.
+   * count (the batch seed uses the same), the exporter writing to {@code queryTable} (and its
+   * history table) in export epoch {@code epoch}, and the crawl-history settings ({@link
+   * HistorySettings}).
    */
   public static void configure(
       FluoConfiguration fc, WebindexConfig cfg, String queryTable, long epoch) {
@@ -161,6 +162,7 @@ public final class WebindexApp {
         .save(fc);
     QueryTableExporter.configure(
         fc, cfg.accumuloInstance(), cfg.zookeepers(), cfg.accumuloUser(), queryTable, epoch);
+    HistorySettings.of(cfg).save(fc);
   }
 
   /**

@@ -21,14 +21,16 @@ import org.apache.fluo.recipes.core.export.ExportQueue;
  * Every observer of the webindex Fluo application, wired in one place.
  *
  * <pre>
- * PageLoader (p:&lt;uri&gt; page:cur, latest crawl wins)
- *   ├─ page cell changes ───────────────────────────────────────────┐
+ * PageLoader (p:&lt;uri&gt; page:cur, latest crawl wins; h:&lt;uri&gt; hist:all, every crawl)
+ *   ├─ page cell changes, history-table changes ────────────────────┐
  *   └─ URI deltas (urc ±1, crawled ±1) → um: combine queue          │
  *        └─ URI state old→new: cell changes ────────────────────────┤
  *           └─ seen flipped: ±1 → dm: combine queue                 │
  *                └─ domain count old→new: cell changes ─────────────┤
  *                                                       eq: export queue → QueryTableExporter
- *                                                       (query table, timestamp = export seq)
+ *                                                       (query table, timestamp = export seq;
+ *                                                        history table, crawl: at crawl ms,
+ *                                                        sched: at export seq)
  * </pre>
  */
 public final class WebindexObservers implements ObserverProvider {

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.history.ScheduleConfig;
+import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.LocalBatches;
+import io.webindex.core.schema.TimedCell;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.oracle.DumpDiff;
+import io.webindex.testkit.oracle.HistoryOracle;
 import io.webindex.testkit.oracle.Oracle;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -21,9 +26,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
 import org.apache.fluo.api.client.FluoAdmin;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.hadoop.conf.Configuration;
@@ -57,7 +68,15 @@ class FluoEngineIT extends AccumuloITBase {
   @BeforeAll
   static void setUp() throws Exception {
     String prefix = newTableName("fe");
-    cfg = WebindexConfig.load(writeWebindexConf(tmp, prefix), Map.of());
+    // few history versions and short intervals, so the history table's versioning iterator drops
+    // crawls and the schedule's clamps act on the random web of the last test
+    cfg =
+        WebindexConfig.load(
+            writeWebindexConf(tmp, prefix),
+            Map.of(
+                WebindexConfig.HISTORY_VERSIONS, "3",
+                WebindexConfig.SCHEDULE_INTERVAL_DEFAULT, "2d",
+                WebindexConfig.SCHEDULE_INTERVAL_MAX, "5d"));
     store = tmp.resolve("store");
     Files.createDirectories(store.resolve("batches"));
     baseTable = createTable(prefix + "_q");
@@ -129,6 +148,58 @@ class FluoEngineIT extends AccumuloITBase {
     return Oracle.ofStore(store, snapshot).dump();
   }
 
+  /**
+   * The oracle's history table of the batches up to {@code snapshot}: no urc points, which only
+   * batch runs write.
+   */
+  static List<String> historyOracle(long snapshot) throws IOException {
+    ScheduleConfig s = cfg.schedule();
+    return HistoryOracle.dump(
+        store,
+        snapshot,
+        List.of(),
+        cfg.historyVersions(),
+        new HistoryOracle.Rule(
+            s.defaultIntervalSeconds(),
+            s.minIntervalSeconds(),
+            s.maxIntervalSeconds(),
+            s.incRate(),
+            s.decRate(),
+            s.syncDelta(),
+            s.syncDeltaRate()));
+  }
+
+  /**
+   * The history table of {@code queryTable} as dump lines, every version its scan returns; the one
+   * {@code sched:} version (asserted) at the batch recompute's timestamp 0, as the oracle writes
+   * it: an exporter writes it at its export timestamp.
+   */
+  static List<String> dumpHistory(String queryTable) throws Exception {
+    List<String> lines = new ArrayList<>();
+    Set<String> schedRows = new java.util.HashSet<>();
+    try (Scanner sc =
+        connector().createScanner(HistorySchema.historyTable(queryTable), Authorizations.EMPTY)) {
+      for (Map.Entry<Key, Value> e : sc) {
+        Key k = e.getKey();
+        String family = k.getColumnFamily().toString();
+        boolean sched = family.equals(HistorySchema.FAM_SCHED);
+        if (sched) {
+          assertTrue(schedRows.add(k.getRow().toString()), "one sched: version: " + k);
+          assertTrue(k.getTimestamp() > 1, "an exported sched: cell: " + k);
+        }
+        lines.add(
+            DumpFormat.line(
+                new TimedCell(
+                    k.getRow().toString(),
+                    family,
+                    k.getColumnQualifier().toString(),
+                    sched ? HistorySchema.SCHED_BATCH_TIMESTAMP : k.getTimestamp(),
+                    e.getValue().toString())));
+      }
+    }
+    return lines;
+  }
+
   static BatchApplier applier(FluoSession fluo) {
     return new BatchApplier(
         fluo.client(), cfg, new Configuration(), new PrintWriter(new StringWriter(), true));
@@ -175,6 +246,8 @@ class FluoEngineIT extends AccumuloITBase {
         assertEquals(3, r.pages());
         assertEquals(b, WebindexApp.applied(fluo.client()));
         DumpDiff.assertSameLines(oracle(b), dumpTable(baseTable), "query table after batch " + b);
+        DumpDiff.assertSameLines(
+            historyOracle(b), dumpHistory(baseTable), "history table after batch " + b);
       }
 
       List<String> before = dumpTable(baseTable);
@@ -228,6 +301,7 @@ class FluoEngineIT extends AccumuloITBase {
     DumpDiff.assertSameLines(
         expected, incountAndDomainCells(dumpTable(baseTable)), "incount and domain cells after");
     DumpDiff.assertSameLines(oracle(2), dumpTable(baseTable), "query table after batch 2");
+    DumpDiff.assertSameLines(historyOracle(2), dumpHistory(baseTable), "history after batch 2");
   }
 
   /**
@@ -256,6 +330,8 @@ class FluoEngineIT extends AccumuloITBase {
     assertTrue(runs.cutoverTarget().isEmpty(), "the target is cleared after the switch");
     assertEquals(cutApp, WebindexApp.currentApp(cfg, AccumuloConnections.connect(cfg)));
     DumpDiff.assertSameLines(oracle(2), dumpTable(runTable), "the run's table after the catch-up");
+    DumpDiff.assertSameLines(
+        historyOracle(2), dumpHistory(runTable), "the run's history table after the catch-up");
 
     String version = runs.servedVersion().version();
     Cutover.Result again =
@@ -300,5 +376,114 @@ class FluoEngineIT extends AccumuloITBase {
     runs.deleteApp(absent);
     runs.clearCutoverTarget(absent);
     assertEquals(Set.of(cutApp), FluoServices.wanted(cfg, runs, Set.of()));
+  }
+
+  /**
+   * Writes batches {@code first..last} of a random web of 14 URLs in three domains, 40 lines each
+   * in two files: several crawls per page, stale versions, duplicate lines, same-millisecond
+   * versions and deletions. Returns how many stale, duplicate, tied and deleted lines it wrote.
+   */
+  static int[] randomWeb(Path batches, long first, long last) throws IOException {
+    Random rnd = new Random(23);
+    String[] urls = new String[14];
+    for (int i = 0; i < urls.length; i++) {
+      urls[i] =
+          "http://"
+              + (i % 3 == 0
+                  ? "a.example.com"
+                  : i % 3 == 1 ? "www.b.example.co.uk" : "c.example.org")
+              + "/p"
+              + i;
+    }
+    long clock = Instant.parse("2026-02-01T00:00:00Z").toEpochMilli();
+    List<String> written = new ArrayList<>();
+    int stale = 0;
+    int duplicates = 0;
+    int deletions = 0;
+    for (long b = first; b <= last; b++) {
+      Map<String, StringBuilder> files = new java.util.TreeMap<>();
+      for (int i = 0; i < 40; i++) {
+        String line;
+        if (!written.isEmpty() && rnd.nextInt(6) == 0) {
+          // a duplicate: the same crawl again, in the same or another file or batch (a
+          // same-millisecond tie, which the later version wins; ties of versions with other
+          // content cannot be exported exactly, see docs/tables.md)
+          line = written.get(rnd.nextInt(written.size()));
+          duplicates++;
+        } else {
+          String url = urls[rnd.nextInt(urls.length)];
+          long t =
+              rnd.nextInt(5) == 0
+                  ? clock - rnd.nextInt(10) * 43_200_000L - 1 // stale: up to 5 days back
+                  : (clock += rnd.nextInt(4) * 36_000_000L + 1);
+          stale += t < clock ? 1 : 0;
+          String when = Instant.ofEpochMilli(t).toString();
+          if (rnd.nextInt(6) == 0) {
+            line = deleted(url, when).strip();
+            deletions++;
+          } else {
+            int n = rnd.nextInt(3);
+            String[] links = new String[n];
+            for (int k = 0; k < n; k++) {
+              links[k] = urls[(k * 5 + rnd.nextInt(2)) % urls.length];
+            }
+            line = page(url, when, links).strip();
+            if (rnd.nextBoolean()) {
+              // a record digest: one of two, so some recrawls change and some do not
+              line =
+                  line.substring(0, line.length() - 1)
+                      + ",\"digest\":\"sha1:"
+                      + (rnd.nextBoolean()
+                          ? "3XLT4X6EBBBAKGG67Z7M5LAIAWTPYXX5"
+                          : "2fa6203395bdac1d26702c39af88ca0cf5fd8be1")
+                      + "\"}";
+            }
+          }
+        }
+        written.add(line);
+        files
+            .computeIfAbsent("part-" + rnd.nextInt(2) + ".jsonl", k -> new StringBuilder())
+            .append(line)
+            .append('\n');
+      }
+      Map<String, byte[]> bytes = new java.util.TreeMap<>();
+      files.forEach((f, text) -> bytes.put(f, text.toString().getBytes(StandardCharsets.UTF_8)));
+      LocalBatches.write(batches, b, bytes);
+    }
+    return new int[] {stale, duplicates, deletions};
+  }
+
+  /**
+   * A random web with several crawls per page: versions older than the current one (stale, also in
+   * later batches: out of order), duplicates (the same line again, in the same or another file or
+   * batch: a millisecond already held, which the later version wins) and deletions. After each load
+   * the exported query table and history table are the oracle's, with three history versions kept
+   * per URI and the schedule's clamps at work.
+   */
+  @Test
+  @Order(5)
+  void historyAndScheduleOfARandomWebWithSeveralCrawlsPerPageAreTheOracles() throws Exception {
+    int[] mix = randomWeb(store.resolve("batches"), 3, 6);
+    int stale = mix[0];
+    int duplicates = mix[1];
+    int deletions = mix[2];
+    assertTrue(stale > 5 && duplicates > 5 && deletions > 5, "the fixture's mix");
+    List<String> history = historyOracle(6);
+    assertTrue(
+        history.stream().anyMatch(l -> l.matches(".*crawls=([4-9]|[1-9][0-9]+) .*")),
+        "URIs with more crawls than the three versions kept");
+    assertTrue(history.stream().anyMatch(l -> l.contains("\tgone - 0")), "a gone crawl");
+
+    try (FluoSession fluo = FluoSession.embedded(cfg, cfg.fluoApp(), 2)) {
+      for (long upTo : new long[] {4, 6}) {
+        BatchApplier.Result r = applier(fluo).applyPending(upTo);
+        fluo.awaitIdle();
+        assertEquals(upTo, r.appliedAfter());
+        DumpDiff.assertSameLines(
+            oracle(upTo), dumpTable(baseTable), "query table after batch " + upTo);
+        DumpDiff.assertSameLines(
+            historyOracle(upTo), dumpHistory(baseTable), "history table after batch " + upTo);
+      }
+    }
   }
 }

@@ -3,6 +3,7 @@ package io.webindex.seed;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.CellChangeCodec;
 import io.webindex.core.schema.FluoSchema;
+import io.webindex.core.schema.TimedCellChangeCodec;
 import java.nio.charset.StandardCharsets;
 import org.apache.fluo.api.config.SimpleConfiguration;
 import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
@@ -11,7 +12,8 @@ import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
  * The fluo-recipes serializer for every key and value of webindex's queues: readable text (UTF-8),
  * so the Fluo table can be inspected with a plain scan. Strings (the queues' keys) followed by
  * {@link #KEY_TRAILER}, longs in decimal, URI deltas as {@code <urc>,<crawled>} ({@link
- * FluoSchema}), exports as encoded cell changes ({@link CellChangeCodec}).
+ * FluoSchema}), exports as encoded cell changes ({@link CellChangeCodec}) followed by encoded
+ * history changes ({@link TimedCellChangeCodec}: lines with other first letters).
  *
  * <p>Why the trailer: a combine queue takes each key out of its update rows ({@code
  * <id>:u:<bucket>:<key><8-byte timestamp>}) as a slice of the row, and groups the updates in a hash
@@ -46,7 +48,7 @@ public final class WebindexSerializer implements SimpleSerializer {
     } else if (obj instanceof UriState.Delta d) {
       s = FluoSchema.encodeUriDelta(d);
     } else if (obj instanceof IndexExport e) {
-      s = CellChangeCodec.encode(e.changes());
+      s = CellChangeCodec.encode(e.changes()) + TimedCellChangeCodec.encode(e.history());
     } else {
       throw new IllegalArgumentException("no serialization for " + obj.getClass());
     }
@@ -67,10 +69,26 @@ public final class WebindexSerializer implements SimpleSerializer {
     } else if (clazz == UriState.Delta.class) {
       o = FluoSchema.decodeUriDelta(s);
     } else if (clazz == IndexExport.class) {
-      o = new IndexExport(CellChangeCodec.decode(s));
+      o = export(s);
     } else {
       throw new IllegalArgumentException("no deserialization for " + clazz);
     }
     return clazz.cast(o);
+  }
+
+  /** An export's query-table lines and history lines, told apart by their first letter. */
+  private static IndexExport export(String s) {
+    StringBuilder query = new StringBuilder(s.length());
+    StringBuilder history = new StringBuilder();
+    int start = 0;
+    while (start < s.length()) {
+      int end = s.indexOf('\n', start);
+      end = end < 0 ? s.length() : end + 1;
+      String line = s.substring(start, end);
+      (TimedCellChangeCodec.isTimedLine(line) ? history : query).append(line);
+      start = end;
+    }
+    return new IndexExport(
+        CellChangeCodec.decode(query.toString()), TimedCellChangeCodec.decode(history.toString()));
   }
 }

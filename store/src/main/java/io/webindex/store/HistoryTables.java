@@ -53,6 +53,28 @@ public final class HistoryTables {
     }
   }
 
+  /**
+   * Creates the history table of {@code queryTable}, keeping {@code versions} versions, unless it
+   * exists (also when another process creates it at the same moment).
+   *
+   * @return whether this call created it
+   */
+  public static boolean createIfMissing(Connector conn, String queryTable, int versions) {
+    String table = HistorySchema.historyTable(queryTable);
+    if (conn.tableOperations().exists(table)) {
+      return false;
+    }
+    try {
+      conn.tableOperations()
+          .create(table, new NewTableConfiguration().setProperties(versioning(versions)));
+      return true;
+    } catch (TableExistsException e) {
+      return false;
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Whether the history table of {@code queryTable} exists. */
   public static boolean exists(Connector conn, String queryTable) {
     return conn.tableOperations().exists(HistorySchema.historyTable(queryTable));

@@ -70,6 +70,16 @@ public final class CheckAccumulator implements CheckListener {
             ""));
   }
 
+  /**
+   * A difference found outside the query tables' row ranges (the history tables: {@link
+   * HistoryCheck#RANGE}), counted in {@code range} by its kind and sampled as it is.
+   */
+  public void difference(String range, Finding f) {
+    long[] t = ranges.computeIfAbsent(range, r -> new long[5]);
+    t[f.kind() == Kind.MISSING ? 1 : f.kind() == Kind.EXTRA ? 2 : 3]++;
+    sample(f);
+  }
+
   /** An empty accumulator with the same sample limit and the same in-flight cells, for a part. */
   public CheckAccumulator part() {
     CheckAccumulator p = new CheckAccumulator(samplesPerKind);
@@ -143,9 +153,10 @@ public final class CheckAccumulator implements CheckListener {
   public List<RangeTotals> ranges() {
     List<RangeTotals> out = new ArrayList<>();
     ranges.forEach((r, t) -> out.add(new RangeTotals(r, t[0], t[1], t[2], t[3], t[4])));
-    // table order: d:, p:, t:, then anything else
+    // table order: d:, p:, t:, then anything else, then the history tables
     out.sort(
-        Comparator.comparing((RangeTotals t) -> t.range().equals(CheckListener.OTHER))
+        Comparator.comparing((RangeTotals t) -> t.range().equals(HistoryCheck.RANGE))
+            .thenComparing(t -> t.range().equals(CheckListener.OTHER))
             .thenComparing(RangeTotals::range));
     return out;
   }

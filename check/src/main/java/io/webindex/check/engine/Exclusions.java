@@ -7,8 +7,8 @@ import java.util.Set;
 /**
  * The cells a comparison skips because batches newer than the batch run's snapshot changed them:
  * every cell owned by a touched URI (its {@code p:} row, its {@code t:} row, its {@code rank}
- * column) and the page count of a touched domain. A URI is touched when a newer batch holds a
- * version of it, or links to it, or when the version it replaced linked to it.
+ * column, its history-table row) and the page count of a touched domain. A URI is touched when a
+ * newer batch holds a version of it, or links to it, or when the version it replaced linked to it.
  */
 public record Exclusions(Set<String> uris, Set<String> domains) {
   public static final Exclusions NONE = new Exclusions(Set.of(), Set.of());
@@ -29,6 +29,9 @@ public record Exclusions(Set<String> uris, Set<String> domains) {
   public boolean excludes(Finding f) {
     if (isEmpty()) {
       return false;
+    }
+    if (f.range().equals(HistoryCheck.RANGE)) {
+      return uris.contains(f.row()); // a history table's rows are URI keys
     }
     int colon = f.column().indexOf(':');
     String family = colon < 0 ? f.column() : f.column().substring(0, colon);

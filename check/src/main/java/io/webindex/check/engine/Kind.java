@@ -31,6 +31,22 @@ public enum Kind {
   RANK_MISMATCH(false),
   /** A {@code t:} row or {@code rank} column of a URI that has no {@code page:incount}. */
   ORPHAN(false),
+  /**
+   * History table: a URI's {@code sched:} says another number of crawls than the {@code crawl:}
+   * versions kept (while under the limit), or, when every crawl is kept, another first crawl,
+   * number of changes or last change than they show.
+   */
+  HISTORY_CRAWLS_MISMATCH(false),
+  /** History table: the schedule's last crawl is not the newest {@code crawl:} version. */
+  HISTORY_LAST_MISMATCH(false),
+  /**
+   * History table: the schedule breaks its rule: an interval outside [min, max] (or not the default
+   * after one crawl, or shorter than the time since the last change with sync delta), or a next
+   * fetch other than the reference time plus the interval.
+   */
+  SCHEDULE_MISMATCH(false),
+  /** History table: {@code crawl:} versions without a {@code sched:} cell, or the reverse. */
+  SCHEDULE_MISSING(false),
   /** A cell whose row, column or value the schema codec cannot parse. */
   MALFORMED(false);
 

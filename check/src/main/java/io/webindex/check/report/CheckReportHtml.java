@@ -563,6 +563,17 @@ public final class CheckReportHtml {
           "A rank column whose count is not the URI's incount, a URI with two, or one in the"
               + " wrong domain's row.";
       case ORPHAN -> "A t: row or rank column of a URI that has no page:incount.";
+      case HISTORY_CRAWLS_MISMATCH ->
+          "History table: sched: counts other crawls than the crawl: versions kept (under the"
+              + " limit), or another first crawl, number of changes or last change than they"
+              + " show.";
+      case HISTORY_LAST_MISMATCH ->
+          "History table: the schedule's last crawl is not the newest crawl: version.";
+      case SCHEDULE_MISMATCH ->
+          "History table: the schedule breaks its rule (interval bounds, or next fetch other than"
+              + " the reference time plus the interval).";
+      case SCHEDULE_MISSING ->
+          "History table: crawl: versions without a sched: cell, or a sched: cell without them.";
       case MALFORMED -> "A cell whose row, column or value the schema codec cannot parse.";
     };
   }

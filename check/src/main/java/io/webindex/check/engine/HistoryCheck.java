@@ -1,0 +1,422 @@
+package io.webindex.check.engine;
+
+import io.webindex.core.history.ScheduleConfig;
+import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.HistorySchema;
+import io.webindex.core.schema.TimedCell;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The comparison of two history tables (the batch run's and the Fluo-maintained one's, {@link
+ * HistorySchema}) and the invariants of each, row by row in one merge pass (memory: one row of each
+ * table). Both inputs are every version the tables' scans return, in Accumulo's key order.
+ *
+ * <p>Compared, for each URI row not skipped: the {@code crawl:} versions within the newest {@code
+ * versions} of each table, by timestamp (the crawl millisecond) and value; the newest {@code
+ * sched:} version's value (its timestamp is the recompute's 0 on one side and an export's on the
+ * other); the {@code urc:} series — the expected table's points except its own run's (the Fluo
+ * application never writes urc points, so the actual table holds the series of the run it was
+ * seeded from) against the same number of the actual table's newest points. Findings go to range
+ * {@link #RANGE}; the column of a {@code crawl:} or {@code urc:} finding names the version's
+ * timestamp ({@code crawl:@2026-01-02T00:00:00.000Z}).
+ *
+ * <p>The invariants of each row ({@link #violations}), in both tables: see docs/check.md.
+ */
+public final class HistoryCheck {
+  /** The row range of every history finding. */
+  public static final String RANGE = "history";
+
+  private final int versions;
+  private final ScheduleConfig schedule;
+  private final long ownRunMillis;
+  private final Exclusions skip;
+  private final CheckAccumulator acc;
+
+  /**
+   * @param versions the versions the tables keep ({@code webindex.history.versions})
+   * @param schedule the schedule's constants
+   * @param ownRunMillis the expected run's start: the timestamp of its own urc points
+   * @param skip URIs changed by batches newer than the run's snapshot: their rows are not compared
+   * @param acc where totals, violations and samples go
+   */
+  public HistoryCheck(
+      int versions,
+      ScheduleConfig schedule,
+      long ownRunMillis,
+      Exclusions skip,
+      CheckAccumulator acc) {
+    if (versions < 1) {
+      throw new IllegalArgumentException("versions " + versions);
+    }
+    this.versions = versions;
+    this.schedule = Objects.requireNonNull(schedule);
+    this.ownRunMillis = ownRunMillis;
+    this.skip = skip;
+    this.acc = acc;
+  }
+
+  /** One URI's cells of one table, split by family (versions newest first). */
+  record Row(
+      String row,
+      List<TimedCell> crawls,
+      List<TimedCell> scheds,
+      List<TimedCell> urcs,
+      List<TimedCell> other) {
+    static Row empty(String row) {
+      return new Row(
+          row, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    }
+
+    void add(TimedCell c) {
+      boolean plain = c.qualifier().isEmpty();
+      if (plain && c.family().equals(HistorySchema.FAM_CRAWL)) {
+        crawls.add(c);
+      } else if (plain && c.family().equals(HistorySchema.FAM_SCHED)) {
+        scheds.add(c);
+      } else if (plain && c.family().equals(HistorySchema.FAM_URC)) {
+        urcs.add(c);
+      } else {
+        other.add(c);
+      }
+    }
+  }
+
+  /** Reads rows off a key-ordered stream of cells. */
+  private static final class Rows {
+    private final Iterator<TimedCell> cells;
+    private TimedCell next;
+
+    Rows(Iterator<TimedCell> cells) {
+      this.cells = cells;
+      this.next = cells.hasNext() ? cells.next() : null;
+    }
+
+    String peek() {
+      return next == null ? null : next.row();
+    }
+
+    Row take() {
+      Row r = Row.empty(next.row());
+      while (next != null && next.row().equals(r.row())) {
+        r.add(next);
+        next = cells.hasNext() ? cells.next() : null;
+      }
+      return r;
+    }
+  }
+
+  /** Compares the two tables' cells and checks both tables' invariants. */
+  public void run(Iterator<TimedCell> expected, Iterator<TimedCell> actual) {
+    Rows e = new Rows(expected);
+    Rows a = new Rows(actual);
+    while (e.peek() != null || a.peek() != null) {
+      int c = e.peek() == null ? 1 : a.peek() == null ? -1 : Cell.compareBytes(e.peek(), a.peek());
+      Row er = c <= 0 ? e.take() : null;
+      Row ar = c >= 0 ? a.take() : null;
+      String row = er != null ? er.row() : ar.row();
+      if (er != null) {
+        violations(CheckAccumulator.EXPECTED, er, versions, schedule).forEach(this::violation);
+      }
+      if (ar != null) {
+        violations(CheckAccumulator.ACTUAL, ar, versions, schedule).forEach(this::violation);
+      }
+      compare(
+          row,
+          er == null ? Row.empty(row) : er,
+          ar == null ? Row.empty(row) : ar,
+          skip.uris().contains(row));
+    }
+  }
+
+  private void violation(Finding f) {
+    acc.violation(f.table(), f);
+  }
+
+  private void compare(String row, Row e, Row a, boolean skipped) {
+    // crawl versions: the newest `versions` of each side, by timestamp
+    compareVersions(
+        row,
+        HistorySchema.FAM_CRAWL,
+        newest(e.crawls(), versions),
+        newest(a.crawls(), versions),
+        skipped);
+    // the schedule: the newest version's value
+    TimedCell es = e.scheds().isEmpty() ? null : e.scheds().get(0);
+    TimedCell as = a.scheds().isEmpty() ? null : a.scheds().get(0);
+    if (es != null || as != null) {
+      acc.compared(RANGE, skipped);
+      if (!skipped) {
+        String column = HistorySchema.FAM_SCHED + ":";
+        if (as == null) {
+          difference(Kind.MISSING, row, column, es.value(), null);
+        } else if (es == null) {
+          difference(Kind.EXTRA, row, column, null, as.value());
+        } else if (!es.value().equals(as.value())) {
+          difference(Kind.DIFFERENT, row, column, es.value(), as.value());
+        }
+      }
+    }
+    // the urc series: the expected's points but its run's own against as many of the actual's
+    List<TimedCell> eu = new ArrayList<>();
+    for (TimedCell u : newest(e.urcs(), versions)) {
+      if (u.timestamp() != ownRunMillis) {
+        eu.add(u);
+      }
+    }
+    int own = newest(e.urcs(), versions).size() - eu.size();
+    compareVersions(row, HistorySchema.FAM_URC, eu, newest(a.urcs(), versions - own), skipped);
+  }
+
+  private void compareVersions(
+      String row, String family, List<TimedCell> e, List<TimedCell> a, boolean skipped) {
+    Map<Long, String> ev = byTimestamp(e);
+    Map<Long, String> av = byTimestamp(a);
+    Map<Long, Boolean> all = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+    ev.keySet().forEach(t -> all.put(t, true));
+    av.keySet().forEach(t -> all.put(t, true));
+    for (long ts : all.keySet()) {
+      acc.compared(RANGE, skipped);
+      if (skipped) {
+        continue;
+      }
+      String x = ev.get(ts);
+      String y = av.get(ts);
+      String column = family + ":@" + HistorySchema.iso(ts);
+      if (y == null) {
+        difference(Kind.MISSING, row, column, x, null);
+      } else if (x == null) {
+        difference(Kind.EXTRA, row, column, null, y);
+      } else if (!x.equals(y)) {
+        difference(Kind.DIFFERENT, row, column, x, y);
+      }
+    }
+  }
+
+  private void difference(Kind kind, String row, String column, String expected, String actual) {
+    acc.difference(
+        RANGE,
+        new Finding(
+            kind,
+            "both",
+            RANGE,
+            row,
+            column,
+            expected == null ? "" : expected,
+            actual == null ? "" : actual,
+            ""));
+  }
+
+  private static Map<Long, String> byTimestamp(List<TimedCell> cells) {
+    Map<Long, String> m = new LinkedHashMap<>();
+    for (TimedCell c : cells) {
+      m.putIfAbsent(c.timestamp(), c.value());
+    }
+    return m;
+  }
+
+  private static List<TimedCell> newest(List<TimedCell> versionsNewestFirst, int n) {
+    return versionsNewestFirst.size() <= n
+        ? versionsNewestFirst
+        : versionsNewestFirst.subList(0, Math.max(0, n));
+  }
+
+  /**
+   * The invariant violations of one row of a history table that keeps {@code versions} versions,
+   * found in table {@code table}.
+   */
+  static List<Finding> violations(String table, Row r, int versions, ScheduleConfig cfg) {
+    List<Finding> out = new ArrayList<>();
+    String row = r.row();
+    for (TimedCell c : r.other()) {
+      out.add(
+          finding(
+              Kind.MALFORMED,
+              table,
+              row,
+              c.family() + ":" + c.qualifier(),
+              c.value(),
+              "not a column of the history table (crawl:, sched:, urc:)"));
+    }
+    List<io.webindex.core.history.Crawl> crawls = new ArrayList<>();
+    for (TimedCell c : newest(r.crawls(), versions)) {
+      try {
+        crawls.add(HistorySchema.decodeCrawl(c.timestamp(), c.value()));
+      } catch (IllegalArgumentException e) {
+        out.add(
+            finding(
+                Kind.MALFORMED,
+                table,
+                row,
+                HistorySchema.FAM_CRAWL + ":@" + HistorySchema.iso(c.timestamp()),
+                c.value(),
+                e.getMessage()));
+      }
+    }
+    for (TimedCell c : r.urcs()) {
+      try {
+        HistorySchema.decodeUrc(c.value());
+      } catch (IllegalArgumentException e) {
+        out.add(
+            finding(
+                Kind.MALFORMED,
+                table,
+                row,
+                HistorySchema.FAM_URC + ":@" + HistorySchema.iso(c.timestamp()),
+                c.value(),
+                e.getMessage()));
+      }
+    }
+    String schedColumn = HistorySchema.FAM_SCHED + ":";
+    if (r.scheds().isEmpty()) {
+      if (!r.crawls().isEmpty()) {
+        out.add(
+            finding(
+                Kind.SCHEDULE_MISSING,
+                table,
+                row,
+                schedColumn,
+                "",
+                r.crawls().size() + " crawl versions and no schedule"));
+      }
+      return out;
+    }
+    String value = r.scheds().get(0).value();
+    io.webindex.core.history.Schedule s;
+    try {
+      s = HistorySchema.decodeSchedule(value);
+    } catch (IllegalArgumentException e) {
+      out.add(finding(Kind.MALFORMED, table, row, schedColumn, value, e.getMessage()));
+      return out;
+    }
+    if (r.crawls().isEmpty()) {
+      out.add(
+          finding(
+              Kind.SCHEDULE_MISSING,
+              table,
+              row,
+              schedColumn,
+              value,
+              "a schedule without crawl versions"));
+      return out;
+    }
+    // crawls seen = versions kept while under the limit
+    int kept = newest(r.crawls(), versions).size();
+    int expectKept = Math.min(s.crawls(), versions);
+    if (kept != expectKept) {
+      out.add(
+          finding(
+              Kind.HISTORY_CRAWLS_MISMATCH,
+              table,
+              row,
+              schedColumn,
+              value,
+              "crawls="
+                  + s.crawls()
+                  + " but "
+                  + kept
+                  + " crawl versions kept (limit "
+                  + versions
+                  + ")"));
+    } else if (s.crawls() <= versions && crawls.size() == kept) {
+      // the whole history is in the table: first crawl, changes and last change follow from it
+      long first = crawls.get(crawls.size() - 1).crawledMillis();
+      int changes = 0;
+      long modified = first;
+      for (int i = crawls.size() - 2; i >= 0; i--) {
+        if (!crawls.get(i).signature().equals(crawls.get(i + 1).signature())) {
+          changes++;
+          modified = crawls.get(i).crawledMillis();
+        }
+      }
+      if (first != s.firstCrawlMillis()
+          || changes != s.changes()
+          || modified != s.lastModifiedMillis()) {
+        out.add(
+            finding(
+                Kind.HISTORY_CRAWLS_MISMATCH,
+                table,
+                row,
+                schedColumn,
+                value,
+                "the crawl versions say first="
+                    + HistorySchema.iso(first)
+                    + " changes="
+                    + changes
+                    + " modified="
+                    + HistorySchema.iso(modified)));
+      }
+    }
+    // last crawl = newest version
+    long newest = r.crawls().get(0).timestamp();
+    if (s.lastCrawlMillis() != newest) {
+      out.add(
+          finding(
+              Kind.HISTORY_LAST_MISMATCH,
+              table,
+              row,
+              schedColumn,
+              value,
+              "the newest crawl version is at " + HistorySchema.iso(newest)));
+    }
+    String why = scheduleRule(s, cfg);
+    if (why != null) {
+      out.add(finding(Kind.SCHEDULE_MISMATCH, table, row, schedColumn, value, why));
+    }
+    return out;
+  }
+
+  /**
+   * Why a schedule breaks the rule's invariants, or null: the interval within [min, max] (the
+   * default after one crawl), at least the time since the last change (sync delta on, unless the
+   * maximum caps it), and {@code next = reference + interval} with {@code reference = last −
+   * round((last − modified) / 1000 × syncDeltaRate) s} (sync delta on) or {@code last} (off).
+   */
+  static String scheduleRule(io.webindex.core.history.Schedule s, ScheduleConfig cfg) {
+    long interval = s.intervalSeconds();
+    if (interval < cfg.minIntervalSeconds() || interval > cfg.maxIntervalSeconds()) {
+      return "interval "
+          + interval
+          + " s outside ["
+          + cfg.minIntervalSeconds()
+          + ", "
+          + cfg.maxIntervalSeconds()
+          + "]";
+    }
+    long clampedDefault =
+        Math.max(
+            cfg.minIntervalSeconds(),
+            Math.min(cfg.maxIntervalSeconds(), cfg.defaultIntervalSeconds()));
+    if (s.crawls() == 1 && interval != clampedDefault) {
+      return "one crawl, but interval " + interval + " s is not the default " + clampedDefault;
+    }
+    long reference = s.lastCrawlMillis();
+    if (cfg.syncDelta()) {
+      long delta = (s.lastCrawlMillis() - s.lastModifiedMillis()) / 1000;
+      if (interval < Math.min(delta, cfg.maxIntervalSeconds())) {
+        return "interval " + interval + " s shorter than the " + delta + " s since the last change";
+      }
+      reference = s.lastCrawlMillis() - 1000 * Math.round(delta * cfg.syncDeltaRate());
+    }
+    long next = reference + 1000 * interval;
+    if (s.nextFetchMillis() != next) {
+      return "next should be "
+          + HistorySchema.iso(next)
+          + " (reference "
+          + HistorySchema.iso(reference)
+          + " + "
+          + interval
+          + " s)";
+    }
+    return null;
+  }
+
+  private static Finding finding(
+      Kind kind, String table, String row, String column, String value, String detail) {
+    return new Finding(kind, table, RANGE, row, column, "", value, detail);
+  }
+}

@@ -1,0 +1,105 @@
+package io.webindex.check.scan;
+
+import io.webindex.check.engine.CheckAccumulator;
+import io.webindex.check.engine.Exclusions;
+import io.webindex.check.engine.HistoryCheck;
+import io.webindex.core.history.ScheduleConfig;
+import io.webindex.core.schema.HistorySchema;
+import io.webindex.core.schema.TimedCell;
+import io.webindex.store.StoreException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.Map;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Compares the history tables of two query tables ({@link HistoryCheck}) through one scanner each,
+ * in this process, whatever mode compared the query tables: a scan returns the versions each
+ * table's versioning iterator keeps, and the check holds one row of each at a time.
+ */
+public final class HistoryScan {
+  private static final Logger log = LoggerFactory.getLogger(HistoryScan.class);
+
+  private HistoryScan() {}
+
+  /**
+   * Compares the history table of {@code expected} with that of {@code actual}. Without the
+   * expected one (a run recomputed before crawl history existed) there is nothing to compare and it
+   * returns false; a missing actual one compares as empty.
+   *
+   * @return whether the history tables were compared
+   */
+  public static boolean run(
+      Connector conn,
+      String expected,
+      String actual,
+      int versions,
+      ScheduleConfig schedule,
+      long ownRunMillis,
+      Exclusions skip,
+      CheckAccumulator acc) {
+    String e = HistorySchema.historyTable(expected);
+    String a = HistorySchema.historyTable(actual);
+    if (!conn.tableOperations().exists(e)) {
+      log.warn(
+          "check: the run's table {} has no history table {}: histories not compared", expected, e);
+      return false;
+    }
+    HistoryCheck check = new HistoryCheck(versions, schedule, ownRunMillis, skip, acc);
+    Scanner es = scanner(conn, e);
+    Scanner as = conn.tableOperations().exists(a) ? scanner(conn, a) : null;
+    try {
+      check.run(
+          cells(es.iterator()), as == null ? Collections.emptyIterator() : cells(as.iterator()));
+    } finally {
+      es.close();
+      if (as != null) {
+        as.close();
+      }
+    }
+    return true;
+  }
+
+  private static Scanner scanner(Connector conn, String table) {
+    try {
+      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
+      s.setBatchSize(10_000);
+      return s;
+    } catch (TableNotFoundException e) {
+      throw new StoreException("no table " + table, e);
+    }
+  }
+
+  private static Iterator<TimedCell> cells(Iterator<Map.Entry<Key, Value>> entries) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return entries.hasNext();
+      }
+
+      @Override
+      public TimedCell next() {
+        Map.Entry<Key, Value> en = entries.next();
+        Key k = en.getKey();
+        return new TimedCell(
+            text(k.getRowData().toArray()),
+            text(k.getColumnFamilyData().toArray()),
+            text(k.getColumnQualifierData().toArray()),
+            k.getTimestamp(),
+            text(en.getValue().get()));
+      }
+    };
+  }
+
+  private static String text(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+}
