@@ -176,14 +176,12 @@ public final class WebindexApp {
    * versions were recorded).
    */
   public static String version(WebindexConfig cfg, String app) {
-    try (FluoAdminImpl admin = new SecretFreeAdmin(connection(cfg, app))) {
-      if (!admin.zookeeperInitialized()) {
+    try (AppZooKeeper zk = new AppZooKeeper(connection(cfg, app))) {
+      if (!zk.initialized()) {
         throw new StoreException("Fluo application " + app + " is not initialised");
       }
       // the whole shared configuration, the application's keys under fluo.app.
-      return admin
-          .getApplicationConfig()
-          .getString(FluoConfiguration.APP_PREFIX + "." + VERSION_KEY, "");
+      return zk.sharedConfig(FluoConfiguration.APP_PREFIX + "." + VERSION_KEY, "");
     }
   }
 
@@ -258,8 +256,14 @@ public final class WebindexApp {
 
   /** Whether application {@code app} exists: its ZooKeeper state or its Fluo table. */
   public static boolean exists(WebindexConfig cfg, String app) {
-    try (FluoAdminImpl admin = new SecretFreeAdmin(connection(cfg, app))) {
-      return admin.zookeeperInitialized() || admin.accumuloTableExists();
+    FluoConfiguration fc = connection(cfg, app);
+    try (AppZooKeeper zk = new AppZooKeeper(fc)) {
+      if (zk.initialized()) {
+        return true;
+      }
+    }
+    try (FluoAdminImpl admin = new SecretFreeAdmin(fc)) {
+      return admin.accumuloTableExists();
     }
   }
 
@@ -267,11 +271,11 @@ public final class WebindexApp {
   public record Processes(boolean oracle, int workers) {}
 
   public static Processes processes(WebindexConfig cfg, String app) {
-    try (FluoAdminImpl admin = new SecretFreeAdmin(connection(cfg, app))) {
-      if (!admin.zookeeperInitialized()) {
+    try (AppZooKeeper zk = new AppZooKeeper(connection(cfg, app))) {
+      if (!zk.initialized()) {
         return new Processes(false, 0);
       }
-      return new Processes(admin.oracleExists(), admin.numWorkers());
+      return new Processes(zk.oracle(), zk.workers());
     }
   }
 
