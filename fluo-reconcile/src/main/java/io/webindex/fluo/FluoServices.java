@@ -16,7 +16,6 @@ import org.apache.accumulo.core.client.Connector;
 import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.service.FluoService;
-import org.apache.fluo.core.client.FluoAdminImpl;
 import org.apache.fluo.core.impl.FluoConfigurationImpl;
 import org.slf4j.LoggerFactory;
 
@@ -110,15 +109,13 @@ public final class FluoServices {
     String name =
         app.filter(a -> !a.isBlank())
             .orElseGet(() -> WebindexApp.currentApp(cfg, AccumuloConnections.connect(cfg)));
-    try (FluoAdminImpl admin = new SecretFreeAdmin(WebindexApp.connection(cfg, name))) {
-      if (!admin.zookeeperInitialized()) {
-        throw new StoreException(
-            "Fluo application "
-                + name
-                + (app.isPresent() ? "" : " (the served one)")
-                + " is not initialised: `fluo-init --run ID` or `reconcile --run ID` initialise"
-                + " one");
-      }
+    if (!initialised(cfg, name)) {
+      throw new StoreException(
+          "Fluo application "
+              + name
+              + (app.isPresent() ? "" : " (the served one)")
+              + " is not initialised: `fluo-init --run ID` or `reconcile --run ID` initialise"
+              + " one");
     }
     return name;
   }
@@ -299,8 +296,8 @@ public final class FluoServices {
   }
 
   private static boolean initialised(WebindexConfig cfg, String app) {
-    try (FluoAdminImpl admin = new SecretFreeAdmin(WebindexApp.connection(cfg, app))) {
-      return admin.zookeeperInitialized();
+    try (AppZooKeeper zk = new AppZooKeeper(WebindexApp.connection(cfg, app))) {
+      return zk.initialized();
     }
   }
 
