@@ -29,7 +29,7 @@ final class HistoryCommand implements Command {
 
   @Override
   public String summary() {
-    return "a page's crawl history: schedule, crawls newest first (paged), urc series";
+    return "a page's crawl history: schedule, crawls (paged), urc series";
   }
 
   @Override

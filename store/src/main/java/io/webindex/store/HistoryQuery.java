@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.data.Key;
@@ -189,6 +190,8 @@ public final class HistoryQuery {
           }
         }
       }
+    } catch (RuntimeException e) {
+      throw refused(e);
     }
     if (before != null && !any) {
       // the cursor's range is only the older crawls and what follows them; the row may still be
@@ -231,7 +234,24 @@ public final class HistoryQuery {
       scanner.setRange(new Range(row));
       scanner.setBatchSize(1);
       return scanner.iterator().hasNext();
+    } catch (RuntimeException e) {
+      throw refused(e);
     }
+  }
+
+  /**
+   * A scan Accumulo refused (the user may not read the history table: Accumulo's scanner wraps the
+   * refusal in a RuntimeException) as a {@link StoreException} that says so; anything else as it
+   * is.
+   */
+  private RuntimeException refused(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof AccumuloSecurityException s) {
+        return new StoreException(
+            "cannot read table '" + table + "': " + s.getSecurityErrorCode(), e);
+      }
+    }
+    return e;
   }
 
   // ------------------------------------------------------------------ cursors

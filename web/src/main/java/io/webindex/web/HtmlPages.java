@@ -12,6 +12,7 @@ import io.webindex.store.QueryService.DomainAnswer;
 import io.webindex.store.QueryService.InlinksAnswer;
 import io.webindex.store.QueryService.PageAnswer;
 import io.webindex.store.QueryService.TopAnswer;
+import io.webindex.store.StoreException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -20,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The server-rendered pages for people: the most referenced pages (with the health panel), a
@@ -27,6 +30,8 @@ import java.util.Map;
  * {@link QueryService} answers as the API's.
  */
 final class HtmlPages {
+  private static final Logger log = LoggerFactory.getLogger(HtmlPages.class);
+
   private final ServedTable served;
   private final OverviewCache overview;
 
@@ -128,15 +133,23 @@ final class HtmlPages {
 
   /**
    * The page's crawl history for its timeline and sparkline: null when the table keeps no history
-   * (a table recomputed without one), else {@code known} false when the history has nothing of the
-   * page.
+   * (a table recomputed without one), {@code unavailable} when it cannot be read (the user may not
+   * read it: logged), else {@code known} false when the history has nothing of the page.
    */
   static Map<String, Object> history(QueryService q, String uri) {
     if (!q.hasHistory()) {
       return null;
     }
-    HistoryAnswer a = q.history(uri, TIMELINE_CRAWLS, null);
     Map<String, Object> h = new LinkedHashMap<>();
+    HistoryAnswer a;
+    try {
+      a = q.history(uri, TIMELINE_CRAWLS, null);
+    } catch (StoreException e) {
+      // the rest of the page answers from the query table: show it without the history
+      log.warn("the crawl history of {} cannot be read: {}", uri, e.getMessage());
+      h.put("unavailable", true);
+      return h;
+    }
     h.put("known", a.known());
     Schedule s = a.schedule();
     if (s != null) {

@@ -945,6 +945,32 @@ class WebApiIT extends AccumuloITBase {
     assertTrue(b.contains("crawled <span id=\"crawls\">1</span> time since"), b);
   }
 
+  /**
+   * A user who may read the query table but not its history table (a grant forgotten): the page
+   * view answers without its history, the history API says the index cannot be read (503).
+   */
+  @Test
+  void historyNotReadableLeavesThePageViewWorking() throws Exception {
+    createUser("nohistory", READER_PASSWORD);
+    connector()
+        .securityOperations()
+        .grantTablePermission("nohistory", workedTable, TablePermission.READ);
+    try (WebServer fixed =
+        WebServer.start(
+            WebOptions.local(0).withTable(workedTable),
+            cluster().getConnector("nohistory", READER_PASSWORD),
+            WebindexConfig.load(dir.resolve("webindex.properties"), Map.of()))) {
+      HttpResponse<String> page = fetch(fixed, "/page?url=" + enc("http://d.com/"));
+      assertEquals(200, page.statusCode(), page.body());
+      assertTrue(page.body().contains("the crawl history cannot be read now"), page.body());
+      assertTrue(page.body().contains("C from D"), page.body());
+      HttpResponse<String> api = fetch(fixed, "/api/v1/history?url=d.com");
+      assertEquals(503, api.statusCode(), api.body());
+      // a server without authentication says no more (the log has the table and the cause)
+      assertTrue(api.body().contains("the index cannot be answered from now"), api.body());
+    }
+  }
+
   private static List<String> crawls(JsonNode crawls) {
     List<String> out = new ArrayList<>();
     crawls.forEach(
