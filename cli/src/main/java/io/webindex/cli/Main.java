@@ -50,6 +50,7 @@ public final class Main {
         new ReconcileCommand(),
         new DumpCommand(),
         new QueryCommand(),
+        new HistoryCommand(),
         new ServeCommand(),
         new StatusCommand(),
         new BenchWebCommand(),

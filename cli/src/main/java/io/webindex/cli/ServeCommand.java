@@ -36,9 +36,10 @@ final class ServeCommand implements Command {
                                   [--rate N]
 
         Serves the read-only web application (docs/web.md) until Ctrl-C: the JSON API under
-        /api/v1/ (top, domain/<domain>, page?url=, inlinks?url=, runs, checks, health) and
-        the pages for people. It answers from the served table and follows the served
-        pointer without a restart (re-read at most every second). It never writes a table.
+        /api/v1/ (top, domain/<domain>, page?url=, inlinks?url=, history?url=, runs,
+        checks, health) and the pages for people. It answers from the served table and
+        follows the served pointer without a restart (re-read at most every second). It
+        never writes a table.
 
           --port P                 the port (default 8080; 0 picks a free one)
           --bind ADDR              the address to listen on (default 127.0.0.1, this

@@ -11,7 +11,9 @@ import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
+import io.webindex.store.HistoryTables;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.HistoryFixture;
 import io.webindex.testkit.JsonLinesFixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -46,7 +48,7 @@ class CliIT extends AccumuloITBase {
           + "0\thttp://d.com/\n";
 
   @BeforeAll
-  static void writeConfAndWorkedExample() throws IOException {
+  static void writeConfAndWorkedExample() throws Exception {
     home = Files.createTempDirectory(clusterDir(), "home-");
     // a password file is private to its owner (group or others may not read it: refused)
     Path password =
@@ -67,6 +69,10 @@ class CliIT extends AccumuloITBase {
             ""));
     table = createTable("worked");
     Cells.write(connector(), table, workedExample().cells());
+    HistoryFixture.write(
+        connector(),
+        HistoryTables.createFresh(connector(), table, HistoryFixture.VERSIONS),
+        HistoryFixture.cells());
   }
 
   private Run cli(String... args) {
@@ -213,6 +219,166 @@ class CliIT extends AccumuloITBase {
     Run badCursor = cli("query", "inlinks", "c.com", "--table", table, "--after", "xyz");
     assertEquals(2, badCursor.status());
     assertTrue(badCursor.err().contains("not a cursor"), badCursor.err());
+  }
+
+  /**
+   * The hand-checked history of {@link HistoryFixture}: the table keeps three versions, so d.com's
+   * first crawl is gone and the oldest kept one has nothing to compare with.
+   */
+  private static final String D_HISTORY =
+      """
+      page http://d.com/  crawls 4  changes 2
+      first 2026-10-01T10:02:00.000Z  last 2026-11-20T10:02:00.000Z  modified 2026-11-20T10:02:00.000Z
+      interval 2322432 s (26 d 21 h)  next fetch 2026-12-17T07:09:12.000Z
+      2026-11-20T10:02:00.000Z\tok\tchanged\tsha1:Q3OG3UBCBNXGFQRQD5ZKQNGYKTAWCIVP\t1
+      2026-10-21T10:02:00.000Z\tgone\tchanged\t-\t0
+      2026-10-11T10:02:00.000Z\tok\tunknown\tsha1:2WE5WN7RJ2XWNPMCZJBPQEPKWDYO7FKW\t1
+      urc\t2026-10-15T00:00:00.000Z\t0
+      urc\t2026-11-21T00:00:00.000Z\t0
+      """;
+
+  @Test
+  void history() {
+    Run d = cli("history", "D.com:80/#top", "--table", table);
+    assertEquals(0, d.status(), d.toString());
+    assertEquals(D_HISTORY, d.out());
+    assertEquals("", d.err());
+    Run b = cli("history", "http://b.com/", "--table", table);
+    assertEquals(
+        "page http://b.com/  crawls 1  changes 0\n"
+            + "first 2026-11-20T10:01:00.000Z  last 2026-11-20T10:01:00.000Z"
+            + "  modified 2026-11-20T10:01:00.000Z\n"
+            + "interval 2592000 s (30 d 0 h)  next fetch 2026-12-20T10:01:00.000Z\n"
+            + "2026-11-20T10:01:00.000Z\tok\tfirst\tidx:LJ4SLPPQKXHNUB6J6Z7RLYAZVJPZFAOM\t2\n"
+            + "urc\t2026-11-21T00:00:00.000Z\t1\n",
+        b.out());
+    // a URI key works too; a page only linked to has its urc series and nothing else
+    Run c = cli("history", "com.c", "--table", table);
+    assertEquals(
+        "page http://c.com/  never crawled\n"
+            + "urc\t2026-10-15T00:00:00.000Z\t1\n"
+            + "urc\t2026-11-01T00:00:00.000Z\t2\n"
+            + "urc\t2026-11-21T00:00:00.000Z\t3\n",
+        c.out());
+  }
+
+  /** Paging with the cursors prints every kept crawl once, in order, with the same header. */
+  @Test
+  void historyPaged() {
+    List<String> all = D_HISTORY.lines().toList();
+    List<String> header = all.subList(0, 3);
+    List<String> crawls = all.subList(3, 6);
+    List<String> urc = all.subList(6, 8);
+    for (int limit = 1; limit <= 3; limit++) {
+      List<String> seen = new ArrayList<>();
+      String after = null;
+      int pages = 0;
+      do {
+        List<String> args =
+            new ArrayList<>(
+                List.of("history", "http://d.com/", "--table", table, "--limit", "" + limit));
+        if (after != null) {
+          args.add("--after");
+          args.add(after);
+        }
+        Run r = cli(args.toArray(new String[0]));
+        assertEquals(0, r.status(), r.toString());
+        List<String> lines = new ArrayList<>(r.lines());
+        after = null;
+        String last = lines.get(lines.size() - 1);
+        if (last.startsWith("next: --after ")) {
+          after = last.substring("next: --after ".length());
+          lines.remove(lines.size() - 1);
+        }
+        assertEquals(header, lines.subList(0, 3), r.toString());
+        assertEquals(urc, lines.subList(lines.size() - 2, lines.size()), r.toString());
+        seen.addAll(lines.subList(3, lines.size() - 2));
+        pages++;
+      } while (after != null);
+      assertEquals(crawls, seen, "limit " + limit);
+      assertEquals((3 + limit - 1) / limit, pages, "limit " + limit);
+    }
+  }
+
+  @Test
+  void historyAsJson() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    Run r = cli("history", "d.com", "--table", table, "--limit", "2", "--json");
+    assertEquals(0, r.status(), r.toString());
+    JsonNode h = json.readTree(r.out());
+    assertEquals(table, h.path("table").asText());
+    assertEquals(table + "_history", h.path("history").asText());
+    assertEquals("com.d", h.path("uri").asText());
+    assertEquals("http://d.com/", h.path("url").asText());
+    JsonNode s = h.path("schedule");
+    assertEquals("2026-10-01T10:02:00.000Z", s.path("first").asText());
+    assertEquals("2026-11-20T10:02:00.000Z", s.path("last").asText());
+    assertEquals("2026-11-20T10:02:00.000Z", s.path("modified").asText());
+    assertEquals(4, s.path("crawls").asInt());
+    assertEquals(2, s.path("changes").asInt());
+    assertEquals(2322432, s.path("intervalSeconds").asLong());
+    assertEquals("2026-12-17T07:09:12.000Z", s.path("nextFetch").asText());
+    JsonNode crawls = h.path("crawls");
+    assertEquals(2, crawls.size());
+    assertEquals("2026-11-20T10:02:00.000Z", crawls.get(0).path("crawled").asText());
+    assertEquals("ok", crawls.get(0).path("status").asText());
+    assertEquals("changed", crawls.get(0).path("change").asText());
+    assertEquals(HistoryFixture.S2, crawls.get(0).path("signature").asText());
+    assertEquals(1, crawls.get(0).path("outlinks").asInt());
+    assertEquals("gone", crawls.get(1).path("status").asText());
+    assertTrue(crawls.get(1).path("signature").isNull());
+    assertEquals(0, crawls.get(1).path("outlinks").asInt());
+    assertEquals(2, h.path("urc").size());
+    assertEquals("2026-10-15T00:00:00.000Z", h.path("urc").get(0).path("run").asText());
+    assertEquals(0, h.path("urc").get(0).path("urc").asLong());
+    // the cursor is the one the text form prints
+    Run text = cli("history", "d.com", "--table", table, "--limit", "2");
+    assertEquals(
+        "next: --after " + h.path("next").asText(), text.lines().get(text.lines().size() - 1));
+    JsonNode last =
+        json.readTree(
+            cli("history", "d.com", "--table", table, "--json", "--after", h.path("next").asText())
+                .out());
+    assertEquals(1, last.path("crawls").size());
+    assertEquals("unknown", last.path("crawls").get(0).path("change").asText());
+    assertTrue(last.path("next").isNull());
+  }
+
+  @Test
+  void historyRefusals() {
+    Run unknown = cli("history", "http://nowhere.org/x", "--table", table);
+    assertEquals(2, unknown.status(), unknown.toString());
+    assertEquals(
+        "webindex: no crawl history of http://nowhere.org/x in table '" + table + "_history'\n",
+        unknown.err());
+    assertEquals("", unknown.out());
+    Run bad = cli("history", "ftp://c.com/", "--table", table);
+    assertEquals(2, bad.status());
+    assertTrue(bad.err().startsWith("webindex: not a valid http(s) URL: ftp://c.com/"), bad.err());
+    String topCursor = cli("query", "top", "--table", table, "--limit", "1").lines().get(1);
+    Run badCursor =
+        cli(
+            "history",
+            "d.com",
+            "--table",
+            table,
+            "--after",
+            topCursor.substring("next: --after ".length()));
+    assertEquals(2, badCursor.status());
+    assertTrue(badCursor.err().contains("not a cursor of this query"), badCursor.err());
+    Run missing = cli("history", "--table", table);
+    assertEquals(2, missing.status());
+    assertTrue(missing.err().startsWith("webindex: missing <url>"), missing.err());
+    String plain = createTable("nohistory");
+    Run noTable = cli("history", "d.com", "--table", plain);
+    assertEquals(2, noTable.status());
+    assertEquals(
+        "webindex: no crawl history table '"
+            + plain
+            + "_history' in Accumulo (a recompute creates it with the query table '"
+            + plain
+            + "')\n",
+        noTable.err());
   }
 
   @Test

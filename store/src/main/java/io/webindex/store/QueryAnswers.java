@@ -1,10 +1,18 @@
 package io.webindex.store;
 
+import io.webindex.core.history.Crawl;
+import io.webindex.core.history.Schedule;
+import io.webindex.core.schema.HistorySchema;
+import io.webindex.store.HistoryQuery.HistoryAnswer;
+import io.webindex.store.HistoryQuery.KeptCrawl;
+import io.webindex.store.HistoryQuery.UrcPoint;
 import io.webindex.store.QueryService.DomainAnswer;
 import io.webindex.store.QueryService.InlinksAnswer;
 import io.webindex.store.QueryService.TopAnswer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -69,6 +77,58 @@ public final class QueryAnswers {
     m.put("incount", a.incount());
     m.put("inlinks", a.inlinks());
     m.put("next", a.next());
+    return m;
+  }
+
+  /**
+   * A page of a URI's crawl history: {@code {"table", "history", "uri", "url", "schedule",
+   * "crawls": [{"crawled", "status", "change", "signature", "outlinks"}…], "next", "urc": [{"run",
+   * "urc"}…]}}. {@code schedule} is {@code {"first", "last", "modified", "crawls", "changes",
+   * "intervalSeconds", "nextFetch"}}, or null for a URI never crawled; the crawls are newest first,
+   * {@code change} one of {@code changed}, {@code unchanged}, {@code first}, {@code unknown} (the
+   * crawl before it is no longer kept) and {@code signature} null for {@code gone}; the urc series
+   * is oldest first, {@code run} the batch run's start. Instants are ISO-8601 UTC in milliseconds.
+   */
+  public static Map<String, Object> history(String queryTable, HistoryAnswer a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("table", queryTable);
+    m.put("history", a.table());
+    m.put("uri", a.uri());
+    m.put("url", a.url());
+    m.put("schedule", a.schedule() == null ? null : schedule(a.schedule()));
+    List<Map<String, Object>> crawls = new ArrayList<>(a.crawls().size());
+    for (KeptCrawl k : a.crawls()) {
+      Crawl c = k.crawl();
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("crawled", HistorySchema.iso(c.crawledMillis()));
+      e.put("status", c.status().code());
+      e.put("change", k.change().word());
+      e.put("signature", c.signature().isEmpty() ? null : c.signature());
+      e.put("outlinks", c.outlinks());
+      crawls.add(e);
+    }
+    m.put("crawls", crawls);
+    m.put("next", a.next());
+    List<Map<String, Object>> urc = new ArrayList<>(a.urc().size());
+    for (UrcPoint p : a.urc()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("run", HistorySchema.iso(p.runMillis()));
+      e.put("urc", p.urc());
+      urc.add(e);
+    }
+    m.put("urc", urc);
+    return m;
+  }
+
+  private static Map<String, Object> schedule(Schedule s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("first", HistorySchema.iso(s.firstCrawlMillis()));
+    m.put("last", HistorySchema.iso(s.lastCrawlMillis()));
+    m.put("modified", HistorySchema.iso(s.lastModifiedMillis()));
+    m.put("crawls", s.crawls());
+    m.put("changes", s.changes());
+    m.put("intervalSeconds", s.intervalSeconds());
+    m.put("nextFetch", HistorySchema.iso(s.nextFetchMillis()));
     return m;
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.Domains;
 import io.webindex.core.url.InvalidUrlException;
@@ -353,6 +354,21 @@ public final class QueryService {
         List.copyOf(outlinks));
   }
 
+  /**
+   * A page of the crawl history of {@code url} from this query table's history table ({@link
+   * HistoryQuery#history}).
+   *
+   * @throws StoreException when the table has no history table
+   */
+  public HistoryQuery.HistoryAnswer history(String url, int limit, String after) {
+    return new HistoryQuery(connector, table).history(url, limit, after);
+  }
+
+  /** Whether this query table has its history table ({@link HistorySchema#historyTable}). */
+  public boolean hasHistory() {
+    return connector.tableOperations().exists(HistorySchema.historyTable(table));
+  }
+
   // ------------------------------------------------------------------ input interpretation
 
   /**
@@ -439,7 +455,7 @@ public final class QueryService {
     return text.substring(prefix.length());
   }
 
-  private static IllegalArgumentException badCursor(String cursor) {
+  static IllegalArgumentException badCursor(String cursor) {
     return new IllegalArgumentException(
         "not a cursor of this query: '" + cursor + "' (pass the value printed after 'next:')");
   }
@@ -454,7 +470,7 @@ public final class QueryService {
 
   // ------------------------------------------------------------------ scanning
 
-  private static void checkLimit(int limit) {
+  static void checkLimit(int limit) {
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ": " + limit);
     }

@@ -1,16 +1,28 @@
 package io.webindex.web;
 
 import io.undertow.server.HttpServerExchange;
+import io.webindex.core.history.Crawl;
+import io.webindex.core.history.Schedule;
+import io.webindex.core.schema.HistorySchema;
+import io.webindex.store.HistoryQuery.HistoryAnswer;
+import io.webindex.store.HistoryQuery.KeptCrawl;
+import io.webindex.store.HistoryQuery.UrcPoint;
 import io.webindex.store.QueryService;
 import io.webindex.store.QueryService.DomainAnswer;
 import io.webindex.store.QueryService.InlinksAnswer;
 import io.webindex.store.QueryService.PageAnswer;
 import io.webindex.store.QueryService.TopAnswer;
+import io.webindex.store.StoreException;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The server-rendered pages for people: the most referenced pages (with the health panel), a
@@ -18,6 +30,8 @@ import java.util.Map;
  * {@link QueryService} answers as the API's.
  */
 final class HtmlPages {
+  private static final Logger log = LoggerFactory.getLogger(HtmlPages.class);
+
   private final ServedTable served;
   private final OverviewCache overview;
 
@@ -110,7 +124,98 @@ final class HtmlPages {
     String self = "/page?url=" + Links.enc(p.url());
     m.put("nextHref", in.next() == null ? null : self + "&" + pageQuery(limit, in.next()));
     m.put("firstHref", after == null ? null : self);
+    m.put("history", history(q, p.uri()));
     templates.send(ex, "page", m);
+  }
+
+  /** How many crawls the page view shows: the newest ones; the API pages through all. */
+  static final int TIMELINE_CRAWLS = 20;
+
+  /**
+   * The page's crawl history for its timeline and sparkline: null when the table keeps no history
+   * (a table recomputed without one), {@code unavailable} when it cannot be read (the user may not
+   * read it: logged), else {@code known} false when the history has nothing of the page.
+   */
+  static Map<String, Object> history(QueryService q, String uri) {
+    if (!q.hasHistory()) {
+      return null;
+    }
+    Map<String, Object> h = new LinkedHashMap<>();
+    HistoryAnswer a;
+    try {
+      a = q.history(uri, TIMELINE_CRAWLS, null);
+    } catch (StoreException e) {
+      // the rest of the page answers from the query table: show it without the history
+      log.warn("the crawl history of {} cannot be read: {}", uri, e.getMessage());
+      h.put("unavailable", true);
+      return h;
+    }
+    h.put("known", a.known());
+    Schedule s = a.schedule();
+    if (s != null) {
+      Map<String, Object> sched = new LinkedHashMap<>();
+      sched.put("crawls", s.crawls());
+      sched.put("changes", s.changes());
+      sched.put("first", readable(s.firstCrawlMillis()));
+      sched.put("modified", readable(s.lastModifiedMillis()));
+      sched.put("interval", Overview.duration(s.intervalSeconds()));
+      sched.put("intervalSeconds", s.intervalSeconds());
+      sched.put("nextFetch", readable(s.nextFetchMillis()));
+      sched.put("nextFetchIso", HistorySchema.iso(s.nextFetchMillis()));
+      h.put("schedule", sched);
+    }
+    List<Map<String, Object>> crawls = new ArrayList<>();
+    for (KeptCrawl k : a.crawls()) {
+      Crawl c = k.crawl();
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("iso", HistorySchema.iso(c.crawledMillis()));
+      r.put("when", readable(c.crawledMillis()));
+      r.put("status", c.status().code());
+      r.put("change", k.change().word());
+      r.put("kind", c.gone() ? "gone" : k.change().word());
+      r.put("signature", c.signature());
+      r.put("outlinks", c.outlinks());
+      crawls.add(r);
+    }
+    h.put("crawls", crawls);
+    h.put(
+        "moreHref",
+        a.next() == null
+            ? null
+            : JsonApi.PREFIX + "/history?url=" + Links.enc(a.url()) + "&after=" + a.next());
+    List<Map<String, Object>> urc = new ArrayList<>();
+    for (UrcPoint pt : a.urc()) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("iso", HistorySchema.iso(pt.runMillis()));
+      r.put("when", readable(pt.runMillis()));
+      r.put("urc", pt.urc());
+      urc.add(r);
+    }
+    h.put("urc", urc);
+    Sparkline line = Sparkline.of(a.urc());
+    if (line != null) {
+      Map<String, Object> sp = new LinkedHashMap<>();
+      sp.put("width", Sparkline.WIDTH);
+      sp.put("height", Sparkline.HEIGHT);
+      sp.put("points", line.points());
+      sp.put("lastX", line.lastX());
+      sp.put("lastY", line.lastY());
+      sp.put("min", line.min());
+      sp.put("max", line.max());
+      sp.put("last", a.urc().get(a.urc().size() - 1).urc());
+      sp.put("runs", a.urc().size());
+      h.put("sparkline", sp);
+    }
+    return h;
+  }
+
+  private static final DateTimeFormatter READABLE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+
+  /** {@code 2026-11-20 10:02:00 UTC}. */
+  static String readable(long millis) {
+    return READABLE.format(Instant.ofEpochMilli(millis));
   }
 
   private static List<Map<String, Object>> outlinks(PageAnswer p) {

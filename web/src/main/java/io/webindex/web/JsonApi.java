@@ -1,6 +1,7 @@
 package io.webindex.web;
 
 import io.undertow.server.HttpServerExchange;
+import io.webindex.store.HistoryQuery.HistoryAnswer;
 import io.webindex.store.QueryAnswers;
 import io.webindex.store.QueryService;
 import io.webindex.store.QueryService.DomainAnswer;
@@ -10,9 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The JSON API under {@code /api/v1/}. {@code top}, {@code domain} and {@code inlinks} answer with
- * the documents of {@code bin/webindex query --json} ({@link QueryAnswers}), from the same {@link
- * QueryService}.
+ * The JSON API under {@code /api/v1/}. {@code top}, {@code domain}, {@code inlinks} and {@code
+ * history} answer with the documents of {@code bin/webindex query --json} and {@code bin/webindex
+ * history --json} ({@link QueryAnswers}), from the same {@link QueryService}.
  */
 final class JsonApi {
   /** The prefix of every address of the API. */
@@ -102,6 +103,22 @@ final class JsonApi {
       throw new NotFound("no page " + a.url() + " in the index");
     }
     Responses.sendJson(ex, QueryAnswers.inlinks(q.table(), a));
+  }
+
+  /** A page of the page's crawl history: the document of {@code bin/webindex history --json}. */
+  void history(HttpServerExchange ex) {
+    String url = WebInput.url(Params.query(ex, "url"));
+    int limit = WebInput.limit(Params.query(ex, "limit"));
+    String after = WebInput.cursor(Params.query(ex, "after"));
+    QueryService q = served.service();
+    if (!q.hasHistory()) {
+      throw new NotFound("no crawl history is kept for table " + q.table());
+    }
+    HistoryAnswer a = q.history(url, limit, after);
+    if (!a.known()) {
+      throw new NotFound("no crawl history of " + a.url() + " in the index");
+    }
+    Responses.sendJson(ex, QueryAnswers.history(q.table(), a));
   }
 
   void runs(HttpServerExchange ex) {

@@ -345,7 +345,7 @@ public record Overview(
   }
 
   /** {@code 45 s}, {@code 2 min 5 s}, {@code 3 h 4 min}, {@code 2 d 3 h}. */
-  static String duration(long seconds) {
+  public static String duration(long seconds) {
     if (seconds < 60) {
       return seconds + " s";
     }

@@ -34,6 +34,7 @@ final class Routes {
     r.get(API + "/domain/{domain}", route("api_domain", api(json::domain)));
     r.get(API + "/page", route("api_page", api(json::page)));
     r.get(API + "/inlinks", route("api_inlinks", api(json::inlinks)));
+    r.get(API + "/history", route("api_history", api(json::history)));
     r.get(API + "/runs", route("api_runs", api(json::runs)));
     r.get(API + "/checks", route("api_checks", api(json::checks)));
     r.get(API + "/health", route("api_health", api(json::health)));

@@ -22,11 +22,13 @@ import io.webindex.core.url.Domains;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
 import io.webindex.store.Cells;
+import io.webindex.store.HistoryTables;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.HealthRows;
+import io.webindex.testkit.HistoryFixture;
 import io.webindex.testkit.JsonLinesFixtures;
 import io.webindex.testkit.PrometheusText;
 import java.io.IOException;
@@ -101,6 +103,11 @@ class WebApiIT extends AccumuloITBase {
     random.applyAll(new RandomWeb(SEED, 300).batch(0, 600));
     randomTable = createTable("random");
     Cells.write(connector(), randomTable, random.cells());
+    // the worked example's hand-checked crawl history (the random table has none)
+    HistoryFixture.write(
+        connector(),
+        HistoryTables.createFresh(connector(), workedTable, HistoryFixture.VERSIONS),
+        HistoryFixture.cells());
     workedQuery = new QueryService(connector(), workedTable);
     randomQuery = new QueryService(connector(), randomTable);
     // a page whose title and anchor text try to inject markup into the pages
@@ -126,7 +133,7 @@ class WebApiIT extends AccumuloITBase {
 
     // the server runs as a user that may only read the query tables and the metadata table
     createUser(READER, READER_PASSWORD);
-    for (String t : List.of(workedTable, randomTable, cfg.metaTable())) {
+    for (String t : List.of(workedTable, workedTable + "_history", randomTable, cfg.metaTable())) {
       connector().securityOperations().grantTablePermission(READER, t, TablePermission.READ);
     }
     Connector reader = cluster().getConnector(READER, READER_PASSWORD);
@@ -812,8 +819,179 @@ class WebApiIT extends AccumuloITBase {
       assertTrue(y.contains("&lt;img src=x onerror=alert(2)&gt;"), y);
       assertTrue(y.contains("<td>&lt;b&gt;x&lt;/b&gt;</td>"), y);
       assertFalse(x.contains("<script>") || y.contains("<img src=x") || y.contains("<b>x"), y);
+      // a table without a history table: the page has no history section
+      assertFalse(y.contains("id=\"history\""), y);
     }
     assertTrue(fetch("/checks").body().contains("CONSISTENT"));
+  }
+
+  // ------------------------------------------------------------------ crawl history
+
+  /** The API's history of {@link HistoryFixture}, hand-checked, and its paging. */
+  @Test
+  void historyApi() throws Exception {
+    JsonNode d = get("/api/v1/history?url=" + enc("D.com:80/#top"), 200);
+    assertEquals(workedTable, d.get("table").asText());
+    assertEquals(workedTable + "_history", d.get("history").asText());
+    assertEquals("com.d", d.get("uri").asText());
+    assertEquals("http://d.com/", d.get("url").asText());
+    JsonNode s = d.get("schedule");
+    assertEquals(4, s.get("crawls").asInt());
+    assertEquals(2, s.get("changes").asInt());
+    assertEquals(2322432, s.get("intervalSeconds").asLong());
+    assertEquals("2026-12-17T07:09:12.000Z", s.get("nextFetch").asText());
+    assertEquals("2026-10-01T10:02:00.000Z", s.get("first").asText());
+    // three versions kept: the first crawl is gone, so the oldest kept one compares with nothing
+    assertEquals(
+        List.of(
+            "2026-11-20T10:02:00.000Z ok changed " + HistoryFixture.S2 + " 1",
+            "2026-10-21T10:02:00.000Z gone changed null 0",
+            "2026-10-11T10:02:00.000Z ok unknown " + HistoryFixture.S1 + " 1"),
+        crawls(d.get("crawls")));
+    assertTrue(d.get("next").isNull());
+    assertEquals(
+        List.of("2026-10-15T00:00:00.000Z 0", "2026-11-21T00:00:00.000Z 0"), series(d.get("urc")));
+    // paging: every crawl once, in order, whatever the page size
+    for (int limit = 1; limit <= 2; limit++) {
+      List<String> all = new ArrayList<>();
+      String after = "";
+      int pages = 0;
+      while (true) {
+        JsonNode p = get("/api/v1/history?url=d.com&limit=" + limit + after, 200);
+        assertEquals(d.get("schedule"), p.get("schedule"));
+        assertEquals(d.get("urc"), p.get("urc"));
+        all.addAll(crawls(p.get("crawls")));
+        pages++;
+        if (p.get("next").isNull()) {
+          break;
+        }
+        after = "&after=" + p.get("next").asText();
+      }
+      assertEquals(crawls(d.get("crawls")), all, "limit " + limit);
+      assertEquals(limit == 1 ? 3 : 2, pages);
+    }
+    JsonNode c = get("/api/v1/history?url=" + enc("http://c.com/"), 200);
+    assertTrue(c.get("schedule").isNull());
+    assertEquals(0, c.get("crawls").size());
+    assertEquals(
+        List.of(
+            "2026-10-15T00:00:00.000Z 1",
+            "2026-11-01T00:00:00.000Z 2",
+            "2026-11-21T00:00:00.000Z 3"),
+        series(c.get("urc")));
+    JsonNode b = get("/api/v1/history?url=b.com", 200);
+    assertEquals(
+        List.of("2026-11-20T10:01:00.000Z ok first " + HistoryFixture.S3 + " 2"),
+        crawls(b.get("crawls")));
+    // refusals
+    assertEquals(404, status("/api/v1/history?url=" + enc("http://nowhere.org/x")));
+    assertEquals(400, status("/api/v1/history"));
+    assertEquals(400, status("/api/v1/history?url=" + enc("ftp://c.com/")));
+    assertEquals(400, status("/api/v1/history?url=d.com&limit=0"));
+    JsonNode wrongCursor =
+        get("/api/v1/history?url=d.com&after=" + workedQuery.top(1, null).next(), 400);
+    assertTrue(
+        wrongCursor.get("message").asText().contains("not a cursor"), wrongCursor.toString());
+    // a served table without a history table
+    switchServed("random");
+    try {
+      assertEquals(404, status("/api/v1/history?url=d.com"));
+    } finally {
+      switchServed("worked");
+    }
+  }
+
+  /** The page view's timeline, schedule and urc sparkline (coordinates computed by hand). */
+  @Test
+  void pageViewShowsTheCrawlTimelineAndTheUrcSparkline() throws Exception {
+    String d = fetch("/page?url=" + enc("http://d.com/")).body();
+    assertTrue(d.contains("<section id=\"history\""), d);
+    assertTrue(d.contains("crawled <span id=\"crawls\">4</span> times"), d);
+    assertTrue(d.contains("<span id=\"interval\" title=\"2322432 s\">26 d 21 h</span>"), d);
+    assertTrue(
+        d.contains(
+            "next fetch <time id=\"next-fetch\" datetime=\"2026-12-17T07:09:12.000Z\">"
+                + "2026-12-17 07:09:12 UTC</time>"),
+        d);
+    java.util.regex.Matcher items =
+        java.util.regex.Pattern.compile("<li class=\"crawl (\\w+)\"><time datetime=\"([^\"]+)\">")
+            .matcher(d);
+    List<String> timeline = new ArrayList<>();
+    while (items.find()) {
+      timeline.add(items.group(1) + " " + items.group(2));
+    }
+    assertEquals(
+        List.of(
+            "changed 2026-11-20T10:02:00.000Z",
+            "gone 2026-10-21T10:02:00.000Z",
+            "unknown 2026-10-11T10:02:00.000Z"),
+        timeline,
+        d);
+    // d.com has urc 0 at both runs it was seen at: a flat line across the middle
+    assertTrue(d.contains("<polyline class=\"spark-line\" points=\"4.0,20.0 236.0,20.0\"/>"), d);
+    // c.com: only linked to; urc 1, 2, 3 at Oct 15, Nov 1 (17 of 37 days on), Nov 21:
+    // x = 4, 4 + 232 * 17 / 37 = 110.6, 236; y = 36, 20, 4
+    String c = fetch("/page?url=" + enc("http://c.com/")).body();
+    assertTrue(c.contains("never crawled (only linked to)"), c);
+    assertFalse(c.contains("id=\"timeline\""), c);
+    assertTrue(
+        c.contains("<polyline class=\"spark-line\" points=\"4.0,36.0 110.6,20.0 236.0,4.0\"/>"), c);
+    assertTrue(c.contains("role=\"img\" aria-labelledby=\"urc-caption\""), c);
+    assertTrue(
+        c.contains("referenced by 3 pages at the latest of 3 runs (lowest 1, highest 3)"), c);
+    assertTrue(c.contains("<td class=\"n\">2</td>"), c);
+    String b = fetch("/page?url=" + enc("http://b.com/")).body();
+    assertTrue(b.contains("<li class=\"crawl first\">"), b);
+    assertTrue(b.contains("crawled <span id=\"crawls\">1</span> time since"), b);
+  }
+
+  /**
+   * A user who may read the query table but not its history table (a grant forgotten): the page
+   * view answers without its history, the history API says the index cannot be read (503).
+   */
+  @Test
+  void historyNotReadableLeavesThePageViewWorking() throws Exception {
+    createUser("nohistory", READER_PASSWORD);
+    connector()
+        .securityOperations()
+        .grantTablePermission("nohistory", workedTable, TablePermission.READ);
+    try (WebServer fixed =
+        WebServer.start(
+            WebOptions.local(0).withTable(workedTable),
+            cluster().getConnector("nohistory", READER_PASSWORD),
+            WebindexConfig.load(dir.resolve("webindex.properties"), Map.of()))) {
+      HttpResponse<String> page = fetch(fixed, "/page?url=" + enc("http://d.com/"));
+      assertEquals(200, page.statusCode(), page.body());
+      assertTrue(page.body().contains("the crawl history cannot be read now"), page.body());
+      assertTrue(page.body().contains("C from D"), page.body());
+      HttpResponse<String> api = fetch(fixed, "/api/v1/history?url=d.com");
+      assertEquals(503, api.statusCode(), api.body());
+      // a server without authentication says no more (the log has the table and the cause)
+      assertTrue(api.body().contains("the index cannot be answered from now"), api.body());
+    }
+  }
+
+  private static List<String> crawls(JsonNode crawls) {
+    List<String> out = new ArrayList<>();
+    crawls.forEach(
+        c ->
+            out.add(
+                c.get("crawled").asText()
+                    + " "
+                    + c.get("status").asText()
+                    + " "
+                    + c.get("change").asText()
+                    + " "
+                    + (c.get("signature").isNull() ? "null" : c.get("signature").asText())
+                    + " "
+                    + c.get("outlinks").asInt()));
+    return out;
+  }
+
+  private static List<String> series(JsonNode urc) {
+    List<String> out = new ArrayList<>();
+    urc.forEach(u -> out.add(u.get("run").asText() + " " + u.get("urc").asLong()));
+    return out;
   }
 
   /**
