@@ -28,8 +28,13 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.data.Range;
 import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -365,24 +370,56 @@ final class Recompute {
 
   /**
    * Writes the urc points of {@code previousTable}'s history table as an input of the per-URI job:
-   * one record per URI, keyed to reach the URI's reducer group last.
+   * one record per URI, keyed to reach the URI's reduce group last; its tablets read in parallel
+   * (one scanner and one file each, at most as many at a time as there are cores).
    *
    * @return the number of points written
    */
   private static long writeUrcPoints(Connector conn, String previousTable, FileSystem fs, Path dir)
+      throws Exception {
+    List<Range> tablets = HistoryTables.tabletRanges(conn, previousTable);
+    int threads = Math.max(1, Math.min(tablets.size(), Runtime.getRuntime().availableProcessors()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Long>> parts = new ArrayList<>();
+      for (int i = 0; i < tablets.size(); i++) {
+        Range range = tablets.get(i);
+        Path file = new Path(dir, String.format(java.util.Locale.ROOT, "part-r-%05d", i));
+        parts.add(pool.submit(() -> writeUrcPoints(conn, previousTable, range, fs, file)));
+      }
+      long points = 0;
+      for (Future<Long> f : parts) {
+        try {
+          points += f.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof Exception cause) {
+            throw cause;
+          }
+          throw e;
+        }
+      }
+      return points;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static long writeUrcPoints(
+      Connector conn, String previousTable, Range range, FileSystem fs, Path file)
       throws IOException {
     Text key = new Text();
     RefWritable value = new RefWritable();
     try (SequenceFile.Writer w =
         SequenceFile.createWriter(
             fs.getConf(),
-            SequenceFile.Writer.file(new Path(dir, "part-r-00000")),
+            SequenceFile.Writer.file(file),
             SequenceFile.Writer.keyClass(Text.class),
             SequenceFile.Writer.valueClass(RefWritable.class),
             SequenceFile.Writer.compression(SequenceFile.CompressionType.BLOCK))) {
       return HistoryTables.readUrcSeries(
           conn,
           previousTable,
+          range,
           (uri, points) ->
               w.append(RefKeys.urcPoints(key, RefKeys.bytes(uri)), value.urcPoints(points)));
     }

@@ -2,9 +2,11 @@ package io.webindex.store;
 
 import io.webindex.core.schema.HistorySchema;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -16,6 +18,7 @@ import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.client.admin.NewTableConfiguration;
 import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.iterators.IteratorUtil.IteratorScope;
 import org.apache.accumulo.core.security.Authorizations;
@@ -107,11 +110,40 @@ public final class HistoryTables {
    */
   public static long readUrcSeries(Connector conn, String queryTable, UrcSeriesSink sink)
       throws IOException {
+    return readUrcSeries(conn, queryTable, new Range(), sink);
+  }
+
+  /**
+   * The ranges of the tablets of the history table of {@code queryTable}, in row order, to read
+   * them in parallel ({@link #readUrcSeries(Connector, String, Range, UrcSeriesSink)}).
+   */
+  public static List<Range> tabletRanges(Connector conn, String queryTable) {
+    String table = HistorySchema.historyTable(queryTable);
+    try {
+      List<Range> out = new ArrayList<>();
+      Text prev = null;
+      for (Text split : conn.tableOperations().listSplits(table)) {
+        out.add(new Range(prev, false, split, true));
+        prev = split;
+      }
+      out.add(new Range(prev, false, null, true));
+      return out;
+    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+      throw new StoreException("cannot list the tablets of " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * As {@link #readUrcSeries(Connector, String, UrcSeriesSink)}, the rows of {@code range} only.
+   */
+  public static long readUrcSeries(
+      Connector conn, String queryTable, Range range, UrcSeriesSink sink) throws IOException {
     String table = HistorySchema.historyTable(queryTable);
     long points = 0;
     try {
       Scanner s = conn.createScanner(table, Authorizations.EMPTY);
       try {
+        s.setRange(range);
         s.fetchColumnFamily(new Text(HistorySchema.FAM_URC));
         s.setBatchSize(10_000);
         String row = null;
