@@ -1,9 +1,12 @@
 package io.webindex.seed;
 
+import io.webindex.core.history.HistoryEntry;
 import io.webindex.core.json.PageJson;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.FluoSchema;
+import io.webindex.core.schema.HistorySchema;
+import java.util.List;
 import org.apache.fluo.api.data.Column;
 import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
@@ -17,6 +20,9 @@ import org.apache.fluo.recipes.core.combine.CombineQueue;
 public final class FluoSeed {
   /** The column of a page's current version in the Fluo table. */
   public static final Column PAGE_CUR = new Column(FluoSchema.FAM_PAGE, FluoSchema.QUAL_CUR);
+
+  /** The column of a URI's full crawl history in the Fluo table. */
+  public static final Column HIST_ALL = new Column(FluoSchema.FAM_HIST, FluoSchema.QUAL_ALL);
 
   /** The column of the loader's resume point. */
   public static final Column APPLIED = new Column(FluoSchema.FAM_LOADER, FluoSchema.QUAL_APPLIED);
@@ -34,6 +40,12 @@ public final class FluoSeed {
   public RowColumnValue page(Page current) {
     return new RowColumnValue(
         FluoSchema.pageRow(current.key()), PAGE_CUR, PageJson.toStoredJson(current));
+  }
+
+  /** A URI's full crawl history ({@link HistorySchema#encodeFullHistory}), oldest crawl first. */
+  public RowColumnValue history(String uriKey, List<HistoryEntry> fullHistory) {
+    return new RowColumnValue(
+        FluoSchema.histRow(uriKey), HIST_ALL, HistorySchema.encodeFullHistory(fullHistory));
   }
 
   public RowColumnValue uri(String uriKey, UriState state) {

@@ -8,13 +8,16 @@ import io.webindex.core.exit.ExitStatus;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.LocalBatches;
+import io.webindex.core.schema.TimedCell;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.JobSecrets;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.oracle.DumpDiff;
+import io.webindex.testkit.oracle.HistoryOracle;
 import io.webindex.testkit.oracle.Oracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,7 +33,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
@@ -44,6 +49,13 @@ import org.junit.jupiter.api.io.TempDir;
  * the in-memory reference index of core.
  */
 class RecomputeIT extends AccumuloITBase {
+  /** The history versions kept: few, so that crawl lists and urc series overflow it. */
+  static final int VERSIONS = 3;
+
+  /** The shipped schedule constants, written out for the oracle. */
+  static final HistoryOracle.Rule RULE =
+      new HistoryOracle.Rule(30 * 86_400L, 60, 365 * 86_400L, 0.4, 0.2, true, 0.3);
+
   @TempDir Path tmp;
   Path store;
   Path conf;
@@ -55,7 +67,11 @@ class RecomputeIT extends AccumuloITBase {
     prefix = newTableName("wi");
     conf =
         writeWebindexConf(
-            tmp, prefix, "webindex.recompute.tablets=3", "webindex.rejects.samples.per.task=5");
+            tmp,
+            prefix,
+            "webindex.recompute.tablets=3",
+            "webindex.rejects.samples.per.task=5",
+            "webindex.history.versions=" + VERSIONS);
   }
 
   Path batchDir(long seq) throws IOException {
@@ -162,15 +178,70 @@ class RecomputeIT extends AccumuloITBase {
     assertEquals(RunRecord.Status.SUCCEEDED, rec.status());
     assertEquals(0, rec.snapshot());
     assertEquals(3L, rec.counters().get("latest.CURRENT_PAGES"));
-    // p: for 3 pages + um: for 5 seen URIs + dm: for 4 domains + the resume point
-    assertEquals(13L, rec.counters().get("write.FLUO_SEED_ENTRIES"));
+    // p: and h: for 3 pages + um: for 5 seen URIs + dm: for 4 domains + the resume point
+    assertEquals(16L, rec.counters().get("write.FLUO_SEED_ENTRIES"));
     assertTrue(
         Files.list(Path.of(URI.create(rec.seedDir()))).anyMatch(p -> p.toString().endsWith(".rf")));
+    // the history table: each page crawled once, the urc series of the run's 5 seen URIs
+    List<String> history = dumpHistory(prefix + "_r1");
+    assertEquals(HistoryOracle.dump(store, 0, List.of(oracleRun(rec)), VERSIONS, RULE), history);
+    assertEquals(3 * 2 + 5, history.size(), String.join("\n", history));
+  }
+
+  /** The history table of a run's table as dump lines, as a scan returns it (versions kept). */
+  List<String> dumpHistory(String queryTable) throws Exception {
+    List<String> out = new ArrayList<>();
+    Scanner s =
+        connector().createScanner(HistorySchema.historyTable(queryTable), Authorizations.EMPTY);
+    for (Map.Entry<Key, Value> e : s) {
+      Key k = e.getKey();
+      out.add(
+          DumpFormat.line(
+              new TimedCell(
+                  k.getRow().toString(),
+                  k.getColumnFamily().toString(),
+                  k.getColumnQualifier().toString(),
+                  k.getTimestamp(),
+                  e.getValue().toString())));
+    }
+    return out;
+  }
+
+  static HistoryOracle.Run oracleRun(RunRecord r) {
+    return new HistoryOracle.Run(r.started(), r.snapshot());
+  }
+
+  /**
+   * (crawl ms, signature) of every HTML response of a WAT file, read here with Jackson: the
+   * record's own digest, {@code sha1:} and its base-32 text as the record writes it.
+   */
+  static List<String> watDigests(byte[] wat) throws IOException {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    List<String> out = new ArrayList<>();
+    for (String line : new String(wat, StandardCharsets.UTF_8).split("\r?\n")) {
+      if (!line.startsWith("{\"Envelope\"")) {
+        continue;
+      }
+      com.fasterxml.jackson.databind.JsonNode env = json.readTree(line).path("Envelope");
+      com.fasterxml.jackson.databind.JsonNode head = env.path("WARC-Header-Metadata");
+      com.fasterxml.jackson.databind.JsonNode http =
+          env.path("Payload-Metadata").path("HTTP-Response-Metadata");
+      if (!head.path("WARC-Type").asText().equals("response") || !http.has("HTML-Metadata")) {
+        continue;
+      }
+      String digest = http.path("Entity-Digest").asText(head.path("WARC-Payload-Digest").asText());
+      out.add(
+          java.time.Instant.parse(head.path("WARC-Date").asText()).toEpochMilli()
+              + " ok "
+              + digest);
+    }
+    return out;
   }
 
   @Test
   void randomizedWebWithMixedFormatsDeletionsStaleVersionsAndBadInput() throws Exception {
-    RandomWeb web = new RandomWeb(2026, 300);
+    RandomWeb web = new RandomWeb(2026, 300).subMillisecondCrawls();
     for (long b = 0; b < 4; b++) {
       Path dir = batchDir(b);
       for (Map.Entry<String, String> f : web.batchFiles(b, 250, 2).entrySet()) {
@@ -185,13 +256,43 @@ class RecomputeIT extends AccumuloITBase {
         }
       }
     }
-    // the WAT sample in batch 2: the oracle reads page JSON only, so snapshot 1 is its to check
-    Files.createDirectories(batchDir(2).resolve("wat"));
-    Files.write(batchDir(2).resolve("wat/sample.wat.warc"), resource("common-crawl-18.wat.warc"));
+    // a file delivered again in a later batch: the same versions twice (same crawl times)
+    Files.copy(batchDir(0).resolve("part-00000.jsonl"), batchDir(2).resolve("part-again.jsonl"));
+    // the WAT sample in batch 3: the oracle reads page JSON only, so snapshots 1 and 2 are its to
+    // check
+    Files.createDirectories(batchDir(3).resolve("wat"));
+    Files.write(batchDir(3).resolve("wat/sample.wat.warc"), resource("common-crawl-18.wat.warc"));
     Files.writeString(
-        batchDir(2).resolve("bad.jsonl"),
+        batchDir(3).resolve("bad.jsonl"),
         "{not json\n{\"url\":\"ftp://x.com/\"}\n\u0000\u0001garbage\n");
     complete(0, 1, 2, 3); // each batch's _SUCCESS marker: never read as a page
+
+    // two successive runs at snapshots 1 and 2, then the full one: the urc series grows by one
+    // point per run, the history of each equal to the oracle's, cell for cell with timestamps
+    Result older = recompute("--run", "snap1", "--snapshot", "1");
+    assertEquals(0, older.exit(), older.stdout());
+    List<HistoryOracle.Run> runs = new ArrayList<>(List.of(oracleRun(rec("snap1"))));
+    List<String> history1 = HistoryOracle.dump(store, 1, runs, VERSIONS, RULE);
+    DumpDiff.assertSameLines(history1, dumpHistory(prefix + "_snap1"), "history at snapshot 1");
+    Result second = recompute("--run", "snap2", "--snapshot", "2");
+    assertEquals(0, second.exit(), second.stdout());
+    runs.add(oracleRun(rec("snap2")));
+    List<String> history2 = HistoryOracle.dump(store, 2, runs, VERSIONS, RULE);
+    DumpDiff.assertSameLines(history2, dumpHistory(prefix + "_snap2"), "history at snapshot 2");
+    assertTrue(
+        history2.stream().filter(l -> l.contains("\tcrawl:\t")).count()
+            > 2L * history2.stream().filter(l -> l.contains("\tsched:\t")).count(),
+        "several crawls per page");
+    assertTrue(
+        history2.stream().anyMatch(l -> l.contains("\tcrawl:\t") && l.contains("\tgone - 0")));
+    assertTrue(
+        rec("snap2").counters().get("latest.CRAWLS")
+            > history2.stream().filter(l -> l.contains("\tcrawl:\t")).count(),
+        "some crawl lists are longer than the versions kept");
+    assertEquals(
+        rec("snap1").counters().get("uris.SEEN_URIS"),
+        rec("snap2").counters().get("write.URC_POINTS_CARRIED"),
+        "run snap1's points, one per URI it saw, carried into snap2");
 
     Result full = recompute("--run", "full");
     assertEquals(0, full.exit(), full.stdout());
@@ -233,8 +334,27 @@ class RecomputeIT extends AccumuloITBase {
     assertEquals(latest[2], rec.counters().get("latest.CURRENT_DELETIONS"));
     assertTrue(latest[1] > 0 && latest[2] > 0, "stale versions and deletions exercised");
 
-    Result older = recompute("--run", "snap1", "--snapshot", "1");
-    assertEquals(0, older.exit(), older.stdout());
+    // the WAT records' own digests are their crawls' signatures
+    List<String> crawls = new ArrayList<>();
+    for (String l : dumpHistory(prefix + "_full")) {
+      TimedCell c = DumpFormat.parseTimed(l);
+      if (c.family().equals(HistorySchema.FAM_CRAWL)) {
+        crawls.add(c.timestamp() + " " + c.value().substring(0, c.value().lastIndexOf(' ')));
+      }
+    }
+    // the full run carries both earlier runs' points, all of them (3 runs <= VERSIONS)
+    String t1 = "\t@" + HistorySchema.iso(rec("snap1").started().toEpochMilli()) + "\t";
+    String t2 = "\t@" + HistorySchema.iso(rec("snap2").started().toEpochMilli()) + "\t";
+    assertEquals(
+        history2.stream().filter(l -> l.contains("\turc:\t")).toList(),
+        dumpHistory(prefix + "_full").stream()
+            .filter(l -> l.contains("\turc:\t") && (l.contains(t1) || l.contains(t2)))
+            .toList(),
+        "the earlier runs' urc points in the full run's table");
+    List<String> wat = watDigests(resource("common-crawl-18.wat.warc"));
+    assertEquals(4, wat.size(), "the sample's HTML responses: " + wat);
+    assertTrue(crawls.containsAll(wat), "WAT digests " + wat + " in the history");
+
     assertEquals(DumpFormat.lines(reference(1).cells()), dumpTable(prefix + "_snap1"));
     Oracle oracle = Oracle.ofStore(store, 1);
     assertTrue(oracle.staleAcrossBatches() > 0, "batch 1 holds versions older than batch 0's");

@@ -11,6 +11,8 @@ public final class Counters {
     CURRENT_PAGES,
     CURRENT_DELETIONS,
     SUPERSEDED_VERSIONS,
+    /** Crawls in the URLs' histories (one per URL and millisecond). */
+    CRAWLS,
     REJECTS_SAMPLED
   }
 
@@ -26,7 +28,11 @@ public final class Counters {
   public enum Write {
     QUERY_CELLS,
     FLUO_SEED_ENTRIES,
-    FLUO_KEY_VALUES
+    FLUO_KEY_VALUES,
+    /** Cells of the history table (crawl versions, schedules, urc points). */
+    HISTORY_CELLS,
+    /** Urc points carried from the previous successful run's history table. */
+    URC_POINTS_CARRIED
   }
 
   private Counters() {}

@@ -34,12 +34,14 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 
 /**
  * Job 1: reads every input file with the core readers, and keeps the latest version of every URL
- * (latest crawl wins; the combiner already drops superseded versions map-side). Writes, per URL,
- * its current version to its own URI (deletions too: the per-URI job writes the Fluo {@code p:}
- * seed of every current version) and, for a live page, one inlink to each target ({@code refs},
- * keyed as {@link RefKeys} says), and every {@code sample.every}-th reference's URI to {@code
- * samples}, from which the driver picks the table's split points before the per-URI job. Rejected
- * records are counted and a sample is written to {@code rejects}.
+ * (latest crawl wins; the combiner already drops superseded versions map-side, keeping only their
+ * crawls: time, status, signature, outlinks and version, {@link VersionMerge}). Writes, per URL,
+ * its current version with the crawl history of all its versions to its own URI (deletions too: the
+ * per-URI job writes the Fluo {@code p:} seed of every current version and every URL's history)
+ * and, for a live page, one inlink to each target ({@code refs}, keyed as {@link RefKeys} says),
+ * and every {@code sample.every}-th reference's URI to {@code samples}, from which the driver picks
+ * the table's split points before the per-URI job. Rejected records are counted and a sample is
+ * written to {@code rejects}.
  */
 public final class LatestJob {
   static final String BATCHES_DIR = "webindex.mr.batches.dir";
@@ -216,17 +218,9 @@ public final class LatestJob {
     @Override
     protected void reduce(Text key, Iterable<PageWritable> values, Context context)
         throws IOException, InterruptedException {
-      long versions = 0;
-      Page best = null;
-      for (PageWritable w : values) {
-        versions++;
-        Page p = w.get();
-        if (best == null || p.version().supersedes(best.version())) {
-          best = p;
-        }
-      }
-      context.getCounter(Counters.Latest.SUPERSEDED_VERSIONS).increment(versions - 1);
-      context.write(key, new PageWritable(best));
+      VersionMerge.Result m = VersionMerge.of(values);
+      context.getCounter(Counters.Latest.SUPERSEDED_VERSIONS).increment(m.versions() - 1);
+      context.write(key, new PageWritable(m.latest(), m.others()));
     }
   }
 
@@ -262,19 +256,13 @@ public final class LatestJob {
     @Override
     protected void reduce(Text key, Iterable<PageWritable> values, Context context)
         throws IOException, InterruptedException {
-      long versions = 0;
-      Page best = null;
-      for (PageWritable w : values) {
-        versions++;
-        Page p = w.get();
-        if (best == null || p.version().supersedes(best.version())) {
-          best = p;
-        }
-      }
+      VersionMerge.Result m = VersionMerge.of(values);
+      Page best = m.latest();
       context.getCounter(Counters.Latest.URLS).increment(1);
-      context.getCounter(Counters.Latest.SUPERSEDED_VERSIONS).increment(versions - 1);
+      context.getCounter(Counters.Latest.SUPERSEDED_VERSIONS).increment(m.versions() - 1);
+      context.getCounter(Counters.Latest.CRAWLS).increment(m.others().size() + 1L);
       byte[] uri = RefKeys.bytes(best.key());
-      write(context, RefKeys.own(refKey, uri), RefWritable.current(best), uri);
+      write(context, RefKeys.own(refKey, uri), RefWritable.current(best, m.others()), uri);
       if (best.deleted()) {
         context.getCounter(Counters.Latest.CURRENT_DELETIONS).increment(1);
         return;

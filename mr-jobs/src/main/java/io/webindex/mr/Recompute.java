@@ -3,8 +3,10 @@ package io.webindex.mr;
 import io.webindex.core.Version;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.read.ReadCounter;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
+import io.webindex.mr.io.RefWritable;
 import io.webindex.seed.FluoSeed;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
@@ -26,8 +28,13 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.data.Range;
 import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -44,9 +51,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The recompute of one run, as {@link RecomputeTool} starts it: the batches of the snapshot, three
- * MapReduce jobs (latest versions, per URI, sort and write RFiles), the fresh pre-split table and
- * its bulk import, the run's record from RUNNING to SUCCEEDED or FAILED; a run id used before is
- * cleaned up first when its record allows it.
+ * MapReduce jobs (latest versions, per URI, sort and write RFiles), the fresh pre-split query table
+ * and history table and their bulk imports, the run's record from RUNNING to SUCCEEDED or FAILED; a
+ * run id used before is cleaned up first when its record allows it.
  */
 final class Recompute {
   private static final Logger log = LoggerFactory.getLogger(Recompute.class);
@@ -165,16 +172,32 @@ final class Recompute {
       if (!workFs.mkdirs(runDir)) {
         throw new StoreException("cannot create the run's work directory " + runDir);
       }
-      List<byte[]> querySplits =
-          runJobs(conf, cfg, inputs, batchesDir, runDir, workFs, snapshot, counters);
+      Splits splits =
+          runJobs(
+              conf,
+              cfg,
+              inputs,
+              batchesDir,
+              runDir,
+              workFs,
+              snapshot,
+              counters,
+              conn,
+              registry.latestSucceeded(),
+              started.toEpochMilli());
 
       SortedSet<Text> tableSplits = new TreeSet<>();
-      for (byte[] s : querySplits) {
+      for (byte[] s : splits.query()) {
         tableSplits.add(new Text(s));
+      }
+      SortedSet<Text> historySplits = new TreeSet<>();
+      for (byte[] s : splits.uris()) {
+        historySplits.add(new Text(s));
       }
       Instant importStart = Instant.now();
       tableMayExist = true; // from here on a failure drops the table, also one half created
       BulkImport.createFresh(conn, table, tableSplits);
+      HistoryTables.createFresh(conn, table, cfg.historyVersions(), historySplits);
       if (Jobs.testFault(conf, "import")) {
         log.warn("{}=import (a test setting): taking {} offline", Jobs.TEST_FAULT, table);
         conn.tableOperations().offline(table, true);
@@ -182,6 +205,15 @@ final class Recompute {
       Path queryFiles = new Path(sortedOut, SortJob.OUT_QUERY);
       if (workFs.exists(queryFiles)) {
         BulkImport.importDirectory(conn, conf, table, queryFiles, new Path(runDir, "failures"));
+      }
+      Path historyFiles = new Path(sortedOut, OUT_HISTORY);
+      if (workFs.exists(historyFiles)) {
+        BulkImport.importDirectory(
+            conn,
+            conf,
+            HistorySchema.historyTable(table),
+            historyFiles,
+            new Path(runDir, "history-failures"));
       }
       counters.put("time.import.ms", Duration.between(importStart, Instant.now()).toMillis());
       counters.put("table.splits", (long) tableSplits.size());
@@ -224,13 +256,20 @@ final class Recompute {
     }
   }
 
+  /** The history table's RFiles in {@code <runDir>/sorted}. */
+  static final String OUT_HISTORY = "history";
+
+  /** The split points of a run's tables: the URIs (history table) and their query-table rows. */
+  record Splits(List<byte[]> uris, List<byte[]> query) {}
+
   /**
    * The three jobs of a run, each checked before the next: latest versions (and the URI samples),
-   * per URI, sort and write; their RFiles end in {@code <runDir>/sorted}.
+   * per URI, sort and write; their RFiles end in {@code <runDir>/sorted}. The per-URI job also
+   * reads the urc points of {@code previous}'s history table, if it is still there.
    *
-   * @return the query table's split points
+   * @return the tables' split points
    */
-  private List<byte[]> runJobs(
+  private Splits runJobs(
       Configuration conf,
       WebindexConfig cfg,
       List<Path> inputs,
@@ -238,7 +277,10 @@ final class Recompute {
       Path runDir,
       FileSystem workFs,
       long snapshot,
-      Map<String, Long> counters)
+      Map<String, Long> counters,
+      Connector conn,
+      Optional<RunRecord> previous,
+      long startedMillis)
       throws Exception {
     Path latestOut = new Path(runDir, "latest");
     Path urisOut = new Path(runDir, "uris");
@@ -272,14 +314,30 @@ final class Recompute {
         SplitSampling.pick(
             SplitSampling.readSamples(workFs, new Path(latestOut, LatestJob.OUT_SAMPLES)), tablets);
     List<byte[]> querySplits = SplitSampling.pageRows(uriSplits);
+    List<Path> uriInputs = new ArrayList<>();
+    uriInputs.add(new Path(latestOut, LatestJob.OUT_REFS));
+    if (previous.isPresent() && HistoryTables.exists(conn, previous.get().table())) {
+      Instant t0 = Instant.now();
+      Path urcPoints = new Path(runDir, "urc-previous");
+      long points = writeUrcPoints(conn, previous.get().table(), workFs, urcPoints);
+      counters.put("history.previous.urc.points", points);
+      counters.put("time.urc.read.ms", Duration.between(t0, Instant.now()).toMillis());
+      log.info(
+          "carrying {} urc points of run {} ({})",
+          points,
+          previous.get().runId(),
+          HistorySchema.historyTable(previous.get().table()));
+      uriInputs.add(urcPoints);
+    }
     Job uris =
         UriJob.create(
             conf,
-            new Path(latestOut, LatestJob.OUT_REFS),
+            uriInputs,
             urisOut,
             uriSplits,
             cfg.fluoBuckets(),
-            cfg.recomputeCompression());
+            cfg.recomputeCompression(),
+            new UriJob.History(cfg.historyVersions(), cfg.schedule(), startedMillis));
     runJob(uris, "uris", counters, runDir);
 
     List<Path> sortInputs = new ArrayList<>();
@@ -300,8 +358,71 @@ final class Recompute {
     // job 2's RFiles join job 3's: one directory of each table to import
     moveFiles(workFs, urisOut, new Path(sortedOut, SortJob.OUT_QUERY)); // its main output
     moveFiles(workFs, new Path(urisOut, UriJob.OUT_FLUO), new Path(sortedOut, SortJob.OUT_FLUO));
+    moveFiles(
+        workFs,
+        new Path(urisOut, UriJob.OUT_FLUO_HISTORY),
+        new Path(sortedOut, SortJob.OUT_FLUO),
+        "hist-");
+    moveFiles(workFs, new Path(urisOut, UriJob.OUT_HISTORY), new Path(sortedOut, OUT_HISTORY), "");
     writeSeedVersion(workFs, new Path(sortedOut, SortJob.OUT_FLUO));
-    return querySplits;
+    return new Splits(uriSplits, querySplits);
+  }
+
+  /**
+   * Writes the urc points of {@code previousTable}'s history table as an input of the per-URI job:
+   * one record per URI, keyed to reach the URI's reduce group last; its tablets read in parallel
+   * (one scanner and one file each, at most as many at a time as there are cores).
+   *
+   * @return the number of points written
+   */
+  private static long writeUrcPoints(Connector conn, String previousTable, FileSystem fs, Path dir)
+      throws Exception {
+    List<Range> tablets = HistoryTables.tabletRanges(conn, previousTable);
+    int threads = Math.max(1, Math.min(tablets.size(), Runtime.getRuntime().availableProcessors()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Long>> parts = new ArrayList<>();
+      for (int i = 0; i < tablets.size(); i++) {
+        Range range = tablets.get(i);
+        Path file = new Path(dir, String.format(java.util.Locale.ROOT, "part-r-%05d", i));
+        parts.add(pool.submit(() -> writeUrcPoints(conn, previousTable, range, fs, file)));
+      }
+      long points = 0;
+      for (Future<Long> f : parts) {
+        try {
+          points += f.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof Exception cause) {
+            throw cause;
+          }
+          throw e;
+        }
+      }
+      return points;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static long writeUrcPoints(
+      Connector conn, String previousTable, Range range, FileSystem fs, Path file)
+      throws IOException {
+    Text key = new Text();
+    RefWritable value = new RefWritable();
+    try (SequenceFile.Writer w =
+        SequenceFile.createWriter(
+            fs.getConf(),
+            SequenceFile.Writer.file(file),
+            SequenceFile.Writer.keyClass(Text.class),
+            SequenceFile.Writer.valueClass(RefWritable.class),
+            SequenceFile.Writer.compression(SequenceFile.CompressionType.BLOCK))) {
+      return HistoryTables.readUrcSeries(
+          conn,
+          previousTable,
+          range,
+          (uri, points) ->
+              w.append(RefKeys.urcPoints(key, RefKeys.bytes(uri)), value.urcPoints(points)));
+    }
   }
 
   /**
@@ -455,6 +576,11 @@ final class Recompute {
 
   /** Moves the RFiles of {@code from} into {@code to}, named apart from those there. */
   static void moveFiles(FileSystem fs, Path from, Path to) throws IOException {
+    moveFiles(fs, from, to, "uri-");
+  }
+
+  /** Moves the RFiles of {@code from} into {@code to}, their names prefixed with {@code prefix}. */
+  static void moveFiles(FileSystem fs, Path from, Path to, String prefix) throws IOException {
     if (!fs.exists(from)) {
       return;
     }
@@ -464,7 +590,7 @@ final class Recompute {
     for (FileStatus st : fs.listStatus(from)) {
       String name = st.getPath().getName();
       if (name.endsWith(".rf")) {
-        Path dest = new Path(to, "uri-" + name);
+        Path dest = new Path(to, prefix + name);
         if (!fs.rename(st.getPath(), dest)) {
           throw new StoreException("cannot move " + st.getPath() + " to " + dest);
         }

@@ -12,17 +12,19 @@ import org.apache.hadoop.mapreduce.Partitioner;
 
 /**
  * The shuffle keys of the per-URI job, which writes each URI's query-table row directly as sorted
- * RFiles: {@code <uri> 0x00} for the URI's own current version and {@code <uri> 0x01 <source>} for
- * each inlink. URI keys are printable ASCII without space ({@code QuerySchema.requireKeyText}), so
- * the separator sorts below every character of a URI: the keys sort by URI exactly as the rows
- * {@code p:<uri>} do, within a URI the own version first, then the inlinks by source, which is the
- * order of the {@code inlinks:<source>} qualifiers in the row. Reducers group by the URI alone
- * ({@link UriGrouping}) and receive key ranges ({@link UriPartitioner}) along the table's split
- * points.
+ * RFiles: {@code <uri> 0x00} for the URI's own current version, {@code <uri> 0x01 <source>} for
+ * each inlink and {@code <uri> 0x02} for the urc points of the previous run's history table. URI
+ * keys are printable ASCII without space ({@code QuerySchema.requireKeyText}), so the separator
+ * sorts below every character of a URI: the keys sort by URI exactly as the rows {@code p:<uri>}
+ * do, within a URI the own version first, then the inlinks by source, which is the order of the
+ * {@code inlinks:<source>} qualifiers in the row, then the old urc points. Reducers group by the
+ * URI alone ({@link UriGrouping}) and receive key ranges ({@link UriPartitioner}) along the table's
+ * split points.
  */
 final class RefKeys {
   static final byte OWN = 0;
   static final byte INLINK = 1;
+  static final byte URC_POINTS = 2;
 
   private RefKeys() {}
 
@@ -41,6 +43,13 @@ final class RefKeys {
     return reuse;
   }
 
+  /** The key of a URI's urc points from the previous run. */
+  static Text urcPoints(Text reuse, byte[] uri) {
+    reuse.set(uri);
+    reuse.append(new byte[] {URC_POINTS}, 0, 1);
+    return reuse;
+  }
+
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
@@ -48,7 +57,7 @@ final class RefKeys {
   /** Length of the URI part of a key's bytes. */
   static int uriLength(byte[] b, int start, int length) {
     for (int i = 0; i < length; i++) {
-      if (b[start + i] <= INLINK) {
+      if (b[start + i] <= URC_POINTS) {
         return i;
       }
     }

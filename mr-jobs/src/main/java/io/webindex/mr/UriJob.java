@@ -1,10 +1,16 @@
 package io.webindex.mr;
 
+import io.webindex.core.history.Histories;
+import io.webindex.core.history.HistoryEntry;
+import io.webindex.core.history.ScheduleConfig;
+import io.webindex.core.index.HistoryCells;
 import io.webindex.core.index.IndexCells;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.QuerySchema;
+import io.webindex.core.schema.TimedCell;
 import io.webindex.core.url.Domains;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
@@ -15,7 +21,10 @@ import io.webindex.store.mapreduce.TaskGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.accumulo.core.client.mapreduce.AccumuloFileOutputFormat;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
@@ -42,30 +51,53 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  * fluo}). What belongs to other rows — {@code t:}, the domain's {@code rank} cell and a +1 for its
  * page count, the Fluo {@code um:}/{@code dm:} seed — goes to the sort job ({@code cells}), which
  * then only sorts a few cells per URI.
+ *
+ * <p>The URI's history-table row is written here too, as sorted RFiles along the same split points
+ * ({@code history}): the newest crawl versions of its full crawl history and its schedule ({@link
+ * HistoryCells}), then its urc series — this run's point (a seen URI's urc at the run's start) and
+ * the points of the previous successful run's history table, which reach the reducer as one more
+ * input ({@link RefWritable.Kind#URC_POINTS}, last in the group) — newest first, at most the kept
+ * number of versions. The Fluo seed gets the full history as {@code h:<uri> hist:all} ({@code
+ * fluohist}: a file set of its own, as its rows sort apart from the {@code p:} rows).
  */
 public final class UriJob {
   static final String OUT_FLUO = "fluo";
   static final String OUT_CELLS = "cells";
+  static final String OUT_HISTORY = "history";
+  static final String OUT_FLUO_HISTORY = "fluohist";
+
+  static final String HISTORY_VERSIONS = "webindex.mr.history.versions";
+  static final String SCHEDULE = "webindex.mr.schedule";
+  static final String RUN_STARTED_MS = "webindex.mr.run.started.ms";
 
   private UriJob() {}
 
+  /** The history settings of a run: versions kept, schedule constants, the run's start. */
+  record History(int versions, ScheduleConfig schedule, long runStartedMillis) {}
+
   static Job create(
       Configuration base,
-      Path refs,
+      List<Path> refs,
       Path out,
       List<byte[]> uriSplits,
       int fluoBuckets,
-      String compression)
+      String compression,
+      History history)
       throws IOException {
     Job job = Job.getInstance(base, "webindex recompute 2/3: per URI");
     Configuration c = job.getConfiguration();
     c.set(Jobs.STAGE, "uris");
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
+    c.setInt(HISTORY_VERSIONS, history.versions());
+    c.set(SCHEDULE, encodeSchedule(history.schedule()));
+    c.setLong(RUN_STARTED_MS, history.runStartedMillis());
     RefKeys.UriPartitioner.setSplits(c, uriSplits);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
     job.setJarByClass(UriJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
-    SequenceFileInputFormat.addInputPath(job, refs);
+    for (Path p : refs) {
+      SequenceFileInputFormat.addInputPath(job, p);
+    }
     job.setMapperClass(IdentityMapper.class);
     job.setMapOutputKeyClass(Text.class);
     job.setMapOutputValueClass(RefWritable.class);
@@ -83,7 +115,68 @@ public final class UriJob {
         job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_CELLS, SequenceFileOutputFormat.class, CellKey.class, CellValue.class);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_FLUO_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     return job;
+  }
+
+  /** The schedule constants as one configuration value (doubles in their exact decimal form). */
+  static String encodeSchedule(ScheduleConfig s) {
+    return s.defaultIntervalSeconds()
+        + ","
+        + s.minIntervalSeconds()
+        + ","
+        + s.maxIntervalSeconds()
+        + ","
+        + s.incRate()
+        + ","
+        + s.decRate()
+        + ","
+        + s.syncDelta()
+        + ","
+        + s.syncDeltaRate();
+  }
+
+  static ScheduleConfig decodeSchedule(String v) {
+    String[] f = v.split(",", -1);
+    if (f.length != 7) {
+      throw new IllegalArgumentException("not seven schedule constants: " + v);
+    }
+    return new ScheduleConfig(
+        Long.parseLong(f[0]),
+        Long.parseLong(f[1]),
+        Long.parseLong(f[2]),
+        Double.parseDouble(f[3]),
+        Double.parseDouble(f[4]),
+        Boolean.parseBoolean(f[5]),
+        Double.parseDouble(f[6]));
+  }
+
+  /**
+   * A URI's urc series as the new history table gets it, newest first, at most {@code versions}
+   * points: the previous run's points ({@code old}: (timestamp, urc) pairs, any order) and this
+   * run's point {@code (runStartedMillis, urc)} when {@code seen}; at an equal timestamp this run's
+   * point wins.
+   */
+  static List<TimedCell> urcSeries(
+      String uriKey, long[] old, boolean seen, long runStartedMillis, long urc, int versions) {
+    TreeMap<Long, Long> byTime = new TreeMap<>(Comparator.reverseOrder());
+    for (int i = 0; i + 1 < old.length; i += 2) {
+      byTime.put(old[i], old[i + 1]);
+    }
+    if (seen) {
+      byTime.put(runStartedMillis, urc);
+    }
+    List<TimedCell> out = new ArrayList<>(Math.min(versions, byTime.size()));
+    for (Map.Entry<Long, Long> e : byTime.entrySet()) {
+      if (out.size() == versions) {
+        break;
+      }
+      out.add(HistorySchema.urcCell(uriKey, e.getKey(), e.getValue()));
+    }
+    return out;
   }
 
   /** Computes everything one URI owns. */
@@ -94,6 +187,7 @@ public final class UriJob {
     }
 
     private static final byte[] NO_VISIBILITY = new byte[0];
+    private static final long[] NO_POINTS = new long[0];
 
     private MultipleOutputs<Key, Value> mos;
     private Context context;
@@ -103,12 +197,23 @@ public final class UriJob {
     private Counter queryCells;
     private Counter fluoEntries;
     private Counter fluoKeyValues;
+    private Counter historyCells;
+    private Counter urcCarried;
+    private int versions;
+    private ScheduleConfig schedule;
+    private long runStarted;
 
     @Override
     protected void setup(Context context) {
       this.context = context;
       mos = new MultipleOutputs<>(context);
-      seed = new FluoSeed(context.getConfiguration().getInt(LatestJob.FLUO_BUCKETS, 16));
+      Configuration c = context.getConfiguration();
+      seed = new FluoSeed(c.getInt(LatestJob.FLUO_BUCKETS, 16));
+      versions = c.getInt(HISTORY_VERSIONS, HistorySchema.DEFAULT_VERSIONS);
+      schedule = decodeSchedule(c.get(SCHEDULE, encodeSchedule(ScheduleConfig.DEFAULT)));
+      runStarted = c.getLong(RUN_STARTED_MS, 0L);
+      historyCells = context.getCounter(Counters.Write.HISTORY_CELLS);
+      urcCarried = context.getCounter(Counters.Write.URC_POINTS_CARRIED);
       queryCells = context.getCounter(Counters.Write.QUERY_CELLS);
       fluoEntries = context.getCounter(Counters.Write.FLUO_SEED_ENTRIES);
       fluoKeyValues = context.getCounter(Counters.Write.FLUO_KEY_VALUES);
@@ -123,13 +228,29 @@ public final class UriJob {
     }
 
     private void writeFluo(RowColumnValue rcv) throws IOException, InterruptedException {
+      writeFluo(OUT_FLUO, rcv);
+    }
+
+    private void writeFluo(String output, RowColumnValue rcv)
+        throws IOException, InterruptedException {
       fluoGen.set(rcv);
       fluoEntries.increment(1);
       for (FluoKeyValue kv : fluoGen.getKeyValues()) {
         // the generator reuses its objects: write copies
-        mos.write(OUT_FLUO, new Key(kv.getKey()), new Value(kv.getValue()), OUT_FLUO + "/part");
+        mos.write(output, new Key(kv.getKey()), new Value(kv.getValue()), output + "/part");
         fluoKeyValues.increment(1);
       }
+    }
+
+    /** A cell of the URI's history-table row, in row order (newest version first). */
+    private void writeHistory(TimedCell c) throws IOException, InterruptedException {
+      mos.write(
+          OUT_HISTORY,
+          new Key(
+              utf8(c.row()), utf8(c.family()), utf8(c.qualifier()), NO_VISIBILITY, c.timestamp()),
+          new Value(utf8(c.value())),
+          OUT_HISTORY + "/part");
+      historyCells.increment(1);
     }
 
     /** A cell of another row, for the sort job. */
@@ -148,8 +269,10 @@ public final class UriJob {
       String uri = RefKeys.uri(key);
       String row = QuerySchema.pageRow(uri);
       Page page = null;
+      List<HistoryEntry> history = List.of();
       boolean current = false;
       long inlinks = 0;
+      long[] oldUrc = NO_POINTS;
       for (RefWritable r : refs) {
         if (r.kind() == RefWritable.Kind.CURRENT) {
           if (current) {
@@ -161,19 +284,39 @@ public final class UriJob {
           current = true;
           writeFluo(seed.page(r.page()));
           page = r.page().deleted() ? null : r.page();
-        } else {
+          history = Histories.merge(r.others(), List.of(Histories.entryOf(r.page())));
+        } else if (r.kind() == RefWritable.Kind.INLINK) {
           inlinks++;
           writeQuery(QuerySchema.inlink(uri, RefKeys.source(key), r.anchor()));
           if (inlinks % 10_000 == 0) {
             context.progress();
           }
+        } else {
+          if (oldUrc.length > 0) {
+            throw new IOException("two sets of earlier urc points of " + uri);
+          }
+          oldUrc = r.points();
+          urcCarried.increment(oldUrc.length / 2);
         }
+      }
+      UriState state = UriState.of(inlinks, page != null);
+      // the history row: crawls and schedule, then the urc series (families in this order)
+      for (TimedCell c : HistoryCells.of(uri, history, schedule, versions)) {
+        writeHistory(c);
+      }
+      for (TimedCell c : urcSeries(uri, oldUrc, state.seen(), runStarted, state.urc(), versions)) {
+        writeHistory(c);
+      }
+      if (!history.isEmpty()) {
+        writeFluo(OUT_FLUO_HISTORY, seed.history(uri, history));
+      }
+      if (!current && inlinks == 0) {
+        return; // only earlier urc points: a URI this run does not know
       }
       context.getCounter(Counters.Uris.URIS).increment(1);
       context.getCounter(Counters.Uris.INLINKS).increment(inlinks);
-      UriState state = UriState.of(inlinks, page != null);
       if (!state.seen()) {
-        return; // a deletion nobody links to: only its Fluo seed
+        return; // a deletion nobody links to: only its Fluo seed and history
       }
       context.getCounter(Counters.Uris.SEEN_URIS).increment(1);
       ownRow.clear();

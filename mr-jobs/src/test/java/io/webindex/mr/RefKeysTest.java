@@ -33,16 +33,24 @@ class RefKeysTest {
     return out.toByteArray();
   }
 
-  private record Ref(String uri, String source) {
+  /** A reference: the own version (no source), an inlink, or the old urc points ({@code urc}). */
+  private record Ref(String uri, String source, boolean urc) {
+    Ref(String uri, String source) {
+      this(uri, source, false);
+    }
+
     Text key() {
+      if (urc) {
+        return RefKeys.urcPoints(new Text(), b(uri));
+      }
       return source == null
           ? RefKeys.own(new Text(), b(uri))
           : RefKeys.inlink(new Text(), b(uri), b(source));
     }
 
-    /** Where the cell it becomes sorts in the table: row, then "inlinks" before "page". */
-    String tableOrder() {
-      return "p:" + uri + "\u0000" + (source == null ? "" : source);
+    /** Within a URI: own version, inlinks, then the old urc points. */
+    int rank() {
+      return urc ? 2 : source == null ? 0 : 1;
     }
   }
 
@@ -62,6 +70,7 @@ class RefKeysTest {
     List<Ref> refs = new ArrayList<>();
     for (String u : uris) {
       refs.add(new Ref(u, null));
+      refs.add(new Ref(u, null, true));
       for (String s : uris) {
         refs.add(new Ref(u, s));
       }
@@ -82,14 +91,17 @@ class RefKeysTest {
     }
   }
 
-  /** Row first, then (own version before every inlink) the qualifier, as unsigned bytes. */
+  /**
+   * Row first, then (own version before every inlink, the old urc points after them) the qualifier,
+   * as unsigned bytes.
+   */
   private static int compareAccumulo(Ref x, Ref y) {
     int c = Arrays.compareUnsigned(b("p:" + x.uri), b("p:" + y.uri));
     if (c != 0) {
       return Integer.signum(c);
     }
-    if (x.source == null || y.source == null) {
-      return Boolean.compare(y.source == null, x.source == null);
+    if (x.rank() != y.rank() || x.rank() != 1) {
+      return Integer.compare(x.rank(), y.rank());
     }
     return Integer.signum(Arrays.compareUnsigned(b(x.source), b(y.source)));
   }
@@ -110,6 +122,8 @@ class RefKeysTest {
     assertEquals(2, p.getPartition(RefKeys.own(new Text(), b("http://d.com/a")), null, 3));
     assertEquals(
         2, p.getPartition(RefKeys.inlink(new Text(), b("http://e.com/"), b("http://a/")), null, 3));
+    assertEquals(0, p.getPartition(RefKeys.urcPoints(new Text(), b("http://b.com/")), null, 3));
+    assertEquals(1, p.getPartition(RefKeys.urcPoints(new Text(), b("http://b.com/x")), null, 3));
   }
 
   @Test

@@ -28,6 +28,8 @@ public final class RandomWeb {
   /** The newest crawl time generated so far per URL. */
   private final Map<String, Long> newest = new HashMap<>();
 
+  private boolean subMillisecond;
+
   public RandomWeb(long seed, int urlCount) {
     this.rnd = new Random(seed);
     String[] hosts = {
@@ -45,6 +47,17 @@ public final class RandomWeb {
       String scheme = host.startsWith("https://") ? "" : "http://";
       urls.add(scheme + host + (i % 5 == 0 ? "/" : "/p" + i));
     }
+  }
+
+  /**
+   * Crawl instants with a sub-millisecond part from now on: each version's second gets 0, 0.4 or
+   * 0.8 ms and some nanoseconds, so versions of one URL crawled in the same second also fall into
+   * the same millisecond at different instants (one crawl per millisecond for the history, the
+   * later instant winning) besides the exact ties. Off by default (crawl times in whole seconds).
+   */
+  public RandomWeb subMillisecondCrawls() {
+    this.subMillisecond = true;
+    return this;
   }
 
   private String hotUrl() {
@@ -106,6 +119,9 @@ public final class RandomWeb {
       }
       newest.merge(url, t, Math::max);
       Instant when = Instant.ofEpochSecond(1_700_000_000L + t);
+      if (subMillisecond && rnd.nextBoolean()) {
+        when = when.plusNanos(rnd.nextInt(3) * 400_000L + rnd.nextInt(2) * 1_000L);
+      }
       PageVersion v = new PageVersion(when, batchNo, "part-" + (i % 2), i * 100L);
       out.add(rnd.nextInt(8) == 0 ? deletion(url, v) : page(url, v));
     }
