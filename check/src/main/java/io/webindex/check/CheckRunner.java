@@ -203,14 +203,7 @@ public final class CheckRunner {
     }
     // the history tables, in this process whatever the mode (one row of each at a time)
     HistoryScan.run(
-        conn,
-        run.table(),
-        actualTable,
-        cfg.historyVersions(),
-        cfg.schedule(),
-        run.started().toEpochMilli(),
-        skip,
-        acc);
+        conn, run.table(), actualTable, cfg.historyVersions(), cfg.schedule(), skip, acc);
     inFlightViolations = acc.inFlightViolations();
     return new CheckReport(
         run.table(),

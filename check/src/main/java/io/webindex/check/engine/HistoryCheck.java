@@ -19,9 +19,9 @@ import java.util.Objects;
  * <p>Compared, for each URI row not skipped: the {@code crawl:} versions within the newest {@code
  * versions} of each table, by timestamp (the crawl millisecond) and value; the newest {@code
  * sched:} version's value (its timestamp is the recompute's 0 on one side and an export's on the
- * other); the {@code urc:} series — the expected table's points except its own run's (the Fluo
- * application never writes urc points, so the actual table holds the series of the run it was
- * seeded from) against the same number of the actual table's newest points. Findings go to range
+ * other); the {@code urc:} series where both tables hold points — between the later of the two
+ * oldest and the earlier of the two newest kept points (the Fluo application never writes urc
+ * points, so the actual table holds the series of the run it was seeded from). Findings go to range
  * {@link #RANGE}; the column of a {@code crawl:} or {@code urc:} finding names the version's
  * timestamp ({@code crawl:@2026-01-02T00:00:00.000Z}).
  *
@@ -33,29 +33,22 @@ public final class HistoryCheck {
 
   private final int versions;
   private final ScheduleConfig schedule;
-  private final long ownRunMillis;
   private final Exclusions skip;
   private final CheckAccumulator acc;
 
   /**
    * @param versions the versions the tables keep ({@code webindex.history.versions})
    * @param schedule the schedule's constants
-   * @param ownRunMillis the expected run's start: the timestamp of its own urc points
    * @param skip URIs changed by batches newer than the run's snapshot: their rows are not compared
    * @param acc where totals, violations and samples go
    */
   public HistoryCheck(
-      int versions,
-      ScheduleConfig schedule,
-      long ownRunMillis,
-      Exclusions skip,
-      CheckAccumulator acc) {
+      int versions, ScheduleConfig schedule, Exclusions skip, CheckAccumulator acc) {
     if (versions < 1) {
       throw new IllegalArgumentException("versions " + versions);
     }
     this.versions = versions;
     this.schedule = Objects.requireNonNull(schedule);
-    this.ownRunMillis = ownRunMillis;
     this.skip = skip;
     this.acc = acc;
   }
@@ -161,15 +154,27 @@ public final class HistoryCheck {
         }
       }
     }
-    // the urc series: the expected's points but its run's own against as many of the actual's
-    List<TimedCell> eu = new ArrayList<>();
-    for (TimedCell u : newest(e.urcs(), versions)) {
-      if (u.timestamp() != ownRunMillis) {
-        eu.add(u);
+    // the urc series: the points both tables' series hold, those between the later of their
+    // oldest and the earlier of their newest kept points. The Fluo-maintained table holds the
+    // series of the run it was seeded from (the expected run's own point is newer), and two runs
+    // of one snapshot may carry different chains (the later one carries the earlier one's point)
+    List<TimedCell> eu = newest(e.urcs(), versions);
+    List<TimedCell> au = newest(a.urcs(), versions);
+    if (!eu.isEmpty() && !au.isEmpty()) {
+      long hi = Math.min(eu.get(0).timestamp(), au.get(0).timestamp());
+      long lo = Math.max(eu.get(eu.size() - 1).timestamp(), au.get(au.size() - 1).timestamp());
+      compareVersions(row, HistorySchema.FAM_URC, within(eu, lo, hi), within(au, lo, hi), skipped);
+    }
+  }
+
+  private static List<TimedCell> within(List<TimedCell> cells, long lo, long hi) {
+    List<TimedCell> out = new ArrayList<>();
+    for (TimedCell c : cells) {
+      if (c.timestamp() >= lo && c.timestamp() <= hi) {
+        out.add(c);
       }
     }
-    int own = newest(e.urcs(), versions).size() - eu.size();
-    compareVersions(row, HistorySchema.FAM_URC, eu, newest(a.urcs(), versions - own), skipped);
+    return out;
   }
 
   private void compareVersions(

@@ -43,7 +43,6 @@ public final class HistoryScan {
       String actual,
       int versions,
       ScheduleConfig schedule,
-      long ownRunMillis,
       Exclusions skip,
       CheckAccumulator acc) {
     String e = HistorySchema.historyTable(expected);
@@ -53,7 +52,7 @@ public final class HistoryScan {
           "check: the run's table {} has no history table {}: histories not compared", expected, e);
       return false;
     }
-    HistoryCheck check = new HistoryCheck(versions, schedule, ownRunMillis, skip, acc);
+    HistoryCheck check = new HistoryCheck(versions, schedule, skip, acc);
     Scanner es = scanner(conn, e);
     Scanner as = conn.tableOperations().exists(a) ? scanner(conn, a) : null;
     try {
