@@ -145,6 +145,11 @@ public final class BatchApplier {
       boolean[] stopped = {false};
       long batchStart = System.nanoTime();
       long[] lastReport = {batchStart};
+      // a URI's second and later versions in this batch wait until its earlier ones committed
+      // (transactions of one executor commit in any order): the crawl history keeps the version
+      // of a millisecond recorded first, and the exporter must never replace a crawl it wrote
+      List<Page> deferred = new java.util.ArrayList<>();
+      java.util.Set<String> seen = new java.util.HashSet<>();
       try (LoaderExecutor loader = client.newLoaderExecutor()) {
         long already = submitted;
         Group group = new Group(loader, history, uris, exports, stats);
@@ -160,7 +165,11 @@ public final class BatchApplier {
                   return;
                 }
                 throttle(batchStart, count[0]);
-                group.add(page);
+                if (seen.add(page.key())) {
+                  group.add(page);
+                } else {
+                  deferred.add(page);
+                }
                 count[0]++;
                 LoaderMetrics.pages(1);
                 long now = System.nanoTime();
@@ -178,6 +187,7 @@ public final class BatchApplier {
             });
         group.submit();
       }
+      applyInReadOrder(client, history, uris, exports, stats, deferred);
       rejects.write(b.seq());
       submitted += count[0];
       if (stopped[0]) {
@@ -237,6 +247,36 @@ public final class BatchApplier {
    * transactions writing one page row) and waits longer for its slowest page (docs/fluo.md).
    */
   static final int PAGES_PER_TRANSACTION = 16;
+
+  /**
+   * Applies versions of URIs that earlier versions of the same batch touched, in passes of distinct
+   * URIs, each pass after the one before it committed: a URI's versions commit in read order.
+   */
+  private static void applyInReadOrder(
+      FluoClient client,
+      HistorySettings history,
+      CombineQueue<String, UriState.Delta> uris,
+      ExportQueue<String, IndexExport> exports,
+      PageLoader.Stats stats,
+      List<Page> deferred) {
+    List<Page> left = deferred;
+    while (!left.isEmpty()) {
+      List<Page> next = new java.util.ArrayList<>();
+      java.util.Set<String> pass = new java.util.HashSet<>();
+      try (LoaderExecutor loader = client.newLoaderExecutor()) {
+        Group group = new Group(loader, history, uris, exports, stats);
+        for (Page p : left) {
+          if (pass.add(p.key())) {
+            group.add(p);
+          } else {
+            next.add(p);
+          }
+        }
+        group.submit();
+      }
+      left = next;
+    }
+  }
 
   /** The versions read so far that go into the next transaction: distinct URIs. */
   private static final class Group {

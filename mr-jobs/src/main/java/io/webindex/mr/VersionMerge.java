@@ -21,7 +21,8 @@ final class VersionMerge {
    * The merge of some versions of one URL.
    *
    * @param latest the version latest-crawl-wins picks
-   * @param others the URL's crawls in every other millisecond, ordered by time
+   * @param others the URL's crawls but the latest version's own, ordered by time (the crawl of the
+   *     latest's millisecond is among them when a version recorded before it won it)
    * @param versions how many values were merged
    */
   record Result(Page latest, List<HistoryEntry> others, long versions) {
@@ -54,7 +55,9 @@ final class VersionMerge {
     List<HistoryEntry> merged = Histories.merge(entries, List.of());
     List<HistoryEntry> others = new ArrayList<>(merged.size() - 1);
     for (HistoryEntry e : merged) {
-      if (e.crawl().crawledMillis() != latestMs) {
+      // the latest version's own crawl travels with it; another version that won the latest's
+      // millisecond (recorded before it) travels as one of the others
+      if (e.crawl().crawledMillis() != latestMs || !e.version().equals(latest.version())) {
         others.add(e);
       }
     }

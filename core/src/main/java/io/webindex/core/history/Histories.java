@@ -41,7 +41,11 @@ public final class Histories {
     return merge(history, List.of(entryOf(page)));
   }
 
-  /** The union of two histories, one crawl per millisecond (the later version wins). */
+  /**
+   * The union of two histories, one crawl per millisecond: the version recorded first wins (the
+   * earliest batch, then file, then byte offset — not the crawl instant, which may differ below the
+   * millisecond), so that an engine that applies batches in order never replaces a crawl it wrote.
+   */
   public static List<HistoryEntry> merge(Collection<HistoryEntry> a, Collection<HistoryEntry> b) {
     Map<Long, HistoryEntry> byMs = new TreeMap<>();
     put(byMs, a);
@@ -58,12 +62,19 @@ public final class Histories {
     return List.copyOf(byMs.values());
   }
 
+  /** Where a version was recorded: batch, then file, then byte offset. */
+  private static final java.util.Comparator<io.webindex.core.model.PageVersion> RECORDED =
+      java.util.Comparator.comparingLong(io.webindex.core.model.PageVersion::batch)
+          .thenComparing(io.webindex.core.model.PageVersion::file)
+          .thenComparingLong(io.webindex.core.model.PageVersion::offset);
+
   private static void put(Map<Long, HistoryEntry> byMs, Collection<HistoryEntry> entries) {
     for (HistoryEntry e : entries) {
       byMs.merge(
           e.crawl().crawledMillis(),
           e,
-          (held, offered) -> offered.version().compareTo(held.version()) > 0 ? offered : held);
+          (held, offered) ->
+              RECORDED.compare(offered.version(), held.version()) < 0 ? offered : held);
     }
   }
 

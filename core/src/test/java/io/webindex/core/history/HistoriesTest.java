@@ -37,13 +37,20 @@ class HistoriesTest {
     int multi = 0;
     for (Map.Entry<String, List<Page>> e : byKey.entrySet()) {
       List<Page> versions = e.getValue();
-      // brute force: per ms, the greatest version
+      // brute force: per ms, the version recorded first (smallest batch, then file, then offset)
       TreeMap<Long, Page> best = new TreeMap<>();
       for (Page p : versions) {
         best.merge(
             p.version().crawled().toEpochMilli(),
             p,
-            (a, b) -> a.version().compareTo(b.version()) >= 0 ? a : b);
+            (a, b) -> {
+              PageVersion va = a.version();
+              PageVersion vb = b.version();
+              int c = Long.compare(va.batch(), vb.batch());
+              c = c != 0 ? c : va.file().compareTo(vb.file());
+              c = c != 0 ? c : Long.compare(va.offset(), vb.offset());
+              return c <= 0 ? a : b;
+            });
       }
       List<HistoryEntry> expected = new ArrayList<>();
       best.values().forEach(p -> expected.add(Histories.entryOf(p)));
@@ -75,9 +82,10 @@ class HistoriesTest {
   }
 
   @Test
-  void oneCrawlPerMillisecondTheLatestVersionWins() {
+  void oneCrawlPerMillisecondTheVersionRecordedFirstWins() {
     Instant t = Instant.parse("2024-01-01T00:00:00.000100Z");
     Page early = Page.of("http://a.com/", "com.a", new PageVersion(t, 5, "z", 9), "x", List.of());
+    // a later crawl instant in the same millisecond, but recorded first (batch 1)
     Page laterNs =
         Page.deletion("http://a.com/", "com.a", new PageVersion(t.plusNanos(5), 1, "a", 0));
     Page laterBatch =
@@ -86,6 +94,11 @@ class HistoriesTest {
     assertEquals(1, h.size());
     assertEquals(CrawlStatus.GONE, h.get(0).crawl().status());
     assertEquals(1_704_067_200_000L, h.get(0).crawl().crawledMillis());
-    assertEquals(Histories.entryOf(laterBatch), Histories.of(List.of(early, laterBatch)).get(0));
+    assertEquals(Histories.entryOf(early), Histories.of(List.of(laterBatch, early)).get(0));
+    Page sameBatchEarlierFile =
+        Page.of("http://a.com/", "com.a", new PageVersion(t, 5, "a", 99), "w", List.of());
+    assertEquals(
+        Histories.entryOf(sameBatchEarlierFile),
+        Histories.of(List.of(early, sameBatchEarlierFile)).get(0));
   }
 }

@@ -19,10 +19,10 @@ import java.util.TreeMap;
 /**
  * An independent oracle of the history table (docs/tables.md, docs/semantics.md), written apart
  * from core's {@code Histories}, {@code Signatures} and {@code Schedules}: it reads the raw store
- * with {@link Oracle}, groups every version of a URI by crawl millisecond and keeps the greatest
- * one, normalises digests with Guava's base-16 and base-32 codecs, replays the adaptive schedule
- * over the crawl list, and builds each URI's urc series by recomputing the index at every given
- * successful run's snapshot.
+ * with {@link Oracle}, groups every version of a URI by crawl millisecond and keeps the first
+ * recorded one, normalises digests with Guava's base-16 and base-32 codecs, replays the adaptive
+ * schedule over the crawl list, and builds each URI's urc series by recomputing the index at every
+ * given successful run's snapshot.
  *
  * <p>Output: the history table as dump lines ({@code row<TAB>family:<TAB>@<timestamp><TAB>value},
  * crawl and urc timestamps as ISO-8601 instants with milliseconds, the schedule's as {@code @0}),
@@ -95,7 +95,7 @@ public final class HistoryOracle {
     return out;
   }
 
-  /** One crawl per millisecond, the greatest version of the millisecond; oldest first. */
+  /** One crawl per millisecond, the first recorded version of the millisecond; oldest first. */
   private static List<Point> crawls(List<Oracle.Version> all) {
     TreeMap<Long, Oracle.Version> best = new TreeMap<>();
     for (Oracle.Version v : all) {
@@ -103,7 +103,7 @@ public final class HistoryOracle {
           Math.floorDiv(
               v.crawled().getEpochSecond() * 1_000_000_000L + v.crawled().getNano(), 1_000_000L);
       Oracle.Version held = best.get(ms);
-      if (held == null || v.newerThan(held)) {
+      if (held == null || recordedBefore(v, held)) {
         best.put(ms, v);
       }
     }
@@ -118,6 +118,15 @@ public final class HistoryOracle {
           }
         });
     return out;
+  }
+
+  /** Whether {@code a} was recorded before {@code b}: an earlier batch, file or byte offset. */
+  private static boolean recordedBefore(Oracle.Version a, Oracle.Version b) {
+    if (a.batch() != b.batch()) {
+      return a.batch() < b.batch();
+    }
+    int f = a.file().compareTo(b.file());
+    return f != 0 ? f < 0 : a.offset() < b.offset();
   }
 
   /** The record's digest normalised, else the SHA-1 of title and links. */
