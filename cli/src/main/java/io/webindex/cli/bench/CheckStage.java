@@ -12,7 +12,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** The consistency check of the recomputed table against a clone of it ({@code check --actual}). */
+/**
+ * The consistency check of the recomputed table (and its history table) against a clone of it
+ * ({@code check --actual}).
+ */
 final class CheckStage {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -22,6 +25,18 @@ final class CheckStage {
   static boolean run(BenchEnv env, RunRecord b0, Map<String, Object> chk) throws Exception {
     String clone = b0.table() + "_clone";
     env.conn().tableOperations().clone(b0.table(), clone, true, Map.of(), Set.of());
+    // and its crawl history, which the check compares too
+    String history = io.webindex.core.schema.HistorySchema.historyTable(b0.table());
+    if (env.conn().tableOperations().exists(history)) {
+      env.conn()
+          .tableOperations()
+          .clone(
+              history,
+              io.webindex.core.schema.HistorySchema.historyTable(clone),
+              true,
+              Map.of(),
+              Set.of());
+    }
     Path dir = env.tmp().resolve("check-clone");
     long t = System.nanoTime();
     int status =
