@@ -148,7 +148,17 @@ class DistributionIT {
     assertEquals(143, demo.exitValue(), "the exit status of SIGTERM\n" + stderr(demoErr));
     String e = stderr(demoErr);
     assertFalse(e.contains("building webindex"), e);
-    assertFalse(e.contains("Exception"), e);
+    // Fluo 1.2's worker may log its partition manager's last task, refused by its closed
+    // scheduler, while the embedded Fluo stops: its shutdown, not an error of the demo
+    String withoutFluoShutdownRace =
+        e.lines()
+            .filter(
+                l ->
+                    !(l.contains("RejectedExecutionException")
+                        && l.contains("org.apache.fluo.core.worker.finder.hash.PartitionManager")))
+            .filter(l -> !l.strip().startsWith("at "))
+            .collect(java.util.stream.Collectors.joining("\n"));
+    assertFalse(withoutFluoShutdownRace.contains("Exception"), e);
   }
 
   private Path unpack() throws Exception {
