@@ -2,7 +2,6 @@ package io.webindex.fluo;
 
 import io.webindex.store.StoreException;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -67,9 +66,7 @@ final class AppZooKeeper implements AutoCloseable {
       Properties p = new Properties();
       p.load(new ByteArrayInputStream(curator.getData().forPath(ZookeeperPath.CONFIG_SHARED)));
       return p.getProperty(key, def);
-    } catch (IOException e) {
-      throw new StoreException("cannot read the application's shared configuration: " + e, e);
-    } catch (Exception e) {
+    } catch (Exception e) { // Curator declares Exception; IOException from Properties.load
       throw new StoreException("cannot read the application's shared configuration: " + e, e);
     }
   }

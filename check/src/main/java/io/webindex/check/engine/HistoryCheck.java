@@ -167,6 +167,18 @@ public final class HistoryCheck {
     }
   }
 
+  /** A cell version of {@code family} whose value the codec cannot read. */
+  private static Finding malformed(
+      String table, String row, String family, TimedCell c, IllegalArgumentException e) {
+    return finding(
+        Kind.MALFORMED,
+        table,
+        row,
+        family + ":@" + HistorySchema.iso(c.timestamp()),
+        c.value(),
+        e.getMessage());
+  }
+
   private static List<TimedCell> within(List<TimedCell> cells, long lo, long hi) {
     List<TimedCell> out = new ArrayList<>();
     for (TimedCell c : cells) {
@@ -252,28 +264,14 @@ public final class HistoryCheck {
       try {
         crawls.add(HistorySchema.decodeCrawl(c.timestamp(), c.value()));
       } catch (IllegalArgumentException e) {
-        out.add(
-            finding(
-                Kind.MALFORMED,
-                table,
-                row,
-                HistorySchema.FAM_CRAWL + ":@" + HistorySchema.iso(c.timestamp()),
-                c.value(),
-                e.getMessage()));
+        out.add(malformed(table, row, HistorySchema.FAM_CRAWL, c, e));
       }
     }
     for (TimedCell c : r.urcs()) {
       try {
         HistorySchema.decodeUrc(c.value());
       } catch (IllegalArgumentException e) {
-        out.add(
-            finding(
-                Kind.MALFORMED,
-                table,
-                row,
-                HistorySchema.FAM_URC + ":@" + HistorySchema.iso(c.timestamp()),
-                c.value(),
-                e.getMessage()));
+        out.add(malformed(table, row, HistorySchema.FAM_URC, c, e));
       }
     }
     String schedColumn = HistorySchema.FAM_SCHED + ":";

@@ -51,7 +51,8 @@ public final class CellChangeCodec {
     return out;
   }
 
-  private static void field(StringBuilder sb, String v) {
+  /** Appends a tab and {@code v} with backslash, tab, newline and return escaped. */
+  static void field(StringBuilder sb, String v) {
     sb.append('\t');
     for (int i = 0; i < v.length(); i++) {
       char c = v.charAt(i);
@@ -65,7 +66,8 @@ public final class CellChangeCodec {
     }
   }
 
-  private static String unescape(String v) {
+  /** The inverse of {@link #field}'s escaping. */
+  static String unescape(String v) {
     if (v.indexOf('\\') < 0) {
       return v;
     }

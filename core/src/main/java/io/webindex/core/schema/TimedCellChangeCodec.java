@@ -25,12 +25,12 @@ public final class TimedCellChangeCodec {
     for (TimedCellChange c : changes) {
       Cell.Column col = c.column();
       sb.append(c instanceof TimedCellChange.Put ? 'T' : 'X');
-      field(sb, col.row());
-      field(sb, col.family());
-      field(sb, col.qualifier());
+      CellChangeCodec.field(sb, col.row());
+      CellChangeCodec.field(sb, col.family());
+      CellChangeCodec.field(sb, col.qualifier());
       sb.append('\t').append(c.timestamp());
       if (c instanceof TimedCellChange.Put p) {
-        field(sb, p.cell().value());
+        CellChangeCodec.field(sb, p.cell().value());
       }
       sb.append('\n');
     }
@@ -53,17 +53,20 @@ public final class TimedCellChangeCodec {
           out.add(
               new TimedCellChange.Put(
                   new TimedCell(
-                      unescape(f[1]),
-                      unescape(f[2]),
-                      unescape(f[3]),
+                      CellChangeCodec.unescape(f[1]),
+                      CellChangeCodec.unescape(f[2]),
+                      CellChangeCodec.unescape(f[3]),
                       Long.parseLong(f[4]),
-                      unescape(f[5]))));
+                      CellChangeCodec.unescape(f[5]))));
           continue;
         }
         if (f.length == 5 && f[0].equals("X")) {
           out.add(
               new TimedCellChange.Delete(
-                  new Cell.Column(unescape(f[1]), unescape(f[2]), unescape(f[3])),
+                  new Cell.Column(
+                      CellChangeCodec.unescape(f[1]),
+                      CellChangeCodec.unescape(f[2]),
+                      CellChangeCodec.unescape(f[3])),
                   Long.parseLong(f[4])));
           continue;
         }
@@ -73,36 +76,5 @@ public final class TimedCellChangeCodec {
       throw new IllegalArgumentException("not an encoded history change: " + line);
     }
     return out;
-  }
-
-  private static void field(StringBuilder sb, String v) {
-    sb.append('\t');
-    for (int i = 0; i < v.length(); i++) {
-      char c = v.charAt(i);
-      switch (c) {
-        case '\\' -> sb.append("\\\\");
-        case '\t' -> sb.append("\\t");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        default -> sb.append(c);
-      }
-    }
-  }
-
-  private static String unescape(String v) {
-    if (v.indexOf('\\') < 0) {
-      return v;
-    }
-    StringBuilder sb = new StringBuilder(v.length());
-    for (int i = 0; i < v.length(); i++) {
-      char c = v.charAt(i);
-      if (c == '\\' && i + 1 < v.length()) {
-        char n = v.charAt(++i);
-        sb.append(n == 't' ? '\t' : n == 'n' ? '\n' : n == 'r' ? '\r' : n);
-      } else {
-        sb.append(c);
-      }
-    }
-    return sb.toString();
   }
 }
