@@ -202,8 +202,7 @@ public final class CheckRunner {
       mapreduce(run, actualTable, skip, acc);
     }
     // the history tables, in this process whatever the mode (one row of each at a time)
-    HistoryScan.run(
-        conn, run.table(), actualTable, cfg.historyVersions(), cfg.schedule(), skip, acc);
+    HistoryScan.run(conn, run.table(), actualTable, cfg.historySettings(), skip, acc);
     inFlightViolations = acc.inFlightViolations();
     return new CheckReport(
         run.table(),

@@ -15,6 +15,7 @@ import io.webindex.check.report.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.history.Histories;
 import io.webindex.core.history.HistoryEntry;
+import io.webindex.core.history.HistorySettings;
 import io.webindex.core.index.HistoryCells;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
@@ -49,6 +50,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -1007,6 +1009,16 @@ class CheckIT extends AccumuloITBase {
     assertEquals(List.of(), checkClones());
   }
 
+  /** Waits until a property change of the history table of {@code queryTable} is visible. */
+  private void awaitIncRate(String queryTable, double rate) throws InterruptedException {
+    long until = System.nanoTime() + 30_000_000_000L;
+    while (HistoryTables.settings(connector(), queryTable).orElseThrow().schedule().incRate()
+        != rate) {
+      assertTrue(System.nanoTime() < until, "the property change is not visible");
+      Thread.sleep(100);
+    }
+  }
+
   /**
    * Writes the history table of {@code queryTable} as a recompute would: every URI's crawls and
    * schedule from the versions of batches {@code <= snapshot}, and a urc point of every seen URI at
@@ -1047,7 +1059,7 @@ class CheckIT extends AccumuloITBase {
         }
       }
     }
-    HistoryTables.createFresh(connector(), queryTable, cfg.historyVersions());
+    HistoryTables.createFresh(connector(), queryTable, cfg.historySettings());
     try (BatchWriter bw =
         connector()
             .createBatchWriter(HistorySchema.historyTable(queryTable), new BatchWriterConfig())) {
@@ -1078,6 +1090,27 @@ class CheckIT extends AccumuloITBase {
         equal.ranges().stream().filter(t -> t.range().equals("history")).findFirst().orElseThrow();
     assertTrue(equal.consistent(), "equal history tables: " + findings(equal));
     assertTrue(history.compared() > 500, "history cells compared: " + history.compared());
+
+    // each table records the rule it is kept by, and one kept by another rule is named as such
+    assertEquals(
+        Optional.of(cfg.historySettings()), HistoryTables.settings(connector(), live.table()));
+    String incRate = "table.custom." + HistorySettings.INC_RATE;
+    connector()
+        .tableOperations()
+        .setProperty(HistorySchema.historyTable(live.table()), incRate, "0.5");
+    awaitIncRate(live.table(), 0.5);
+    CheckReport otherRule = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
+    assertFalse(otherRule.consistent());
+    assertEquals(
+        List.of("(settings) settings:webindex.schedule.inc.rate 0.4 0.5"),
+        otherRule.samples().stream()
+            .filter(f -> f.kind() == Kind.DIFFERENT)
+            .map(f -> f.row() + " " + f.column() + " " + f.expected() + " " + f.actual())
+            .toList());
+    connector()
+        .tableOperations()
+        .setProperty(HistorySchema.historyTable(live.table()), incRate, "0.4");
+    awaitIncRate(live.table(), 0.4);
 
     // three rows of the live history table with a few crawls each
     List<String> rows = new ArrayList<>();

@@ -71,7 +71,7 @@ class CliIT extends AccumuloITBase {
     Cells.write(connector(), table, workedExample().cells());
     HistoryFixture.write(
         connector(),
-        HistoryTables.createFresh(connector(), table, HistoryFixture.VERSIONS),
+        HistoryTables.createFresh(connector(), table, HistoryFixture.SETTINGS),
         HistoryFixture.cells());
   }
 

@@ -1,6 +1,7 @@
 package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.history.HistorySettings;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
 import io.webindex.core.read.PageSink;
@@ -117,7 +118,7 @@ public final class BatchApplier {
         CombineQueue.getInstance(FluoSchema.URI_MAP_ID, app);
     ExportQueue<String, IndexExport> exports =
         ExportQueue.getInstance(FluoSchema.EXPORT_QUEUE_ID, app);
-    HistorySettings history = HistorySettings.load(app);
+    HistorySettings history = WebindexApp.historySettings(app);
     PageLoader.Stats stats = new PageLoader.Stats();
     ReadStats read = new ReadStats();
     RawPageStore store = new RawPageStore(cfg.storeRoot(), hadoop);

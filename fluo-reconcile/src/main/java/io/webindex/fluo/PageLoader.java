@@ -2,6 +2,7 @@ package io.webindex.fluo;
 
 import io.webindex.core.history.Histories;
 import io.webindex.core.history.HistoryEntry;
+import io.webindex.core.history.HistorySettings;
 import io.webindex.core.index.HistoryCells;
 import io.webindex.core.index.IndexCells;
 import io.webindex.core.json.PageJson;

@@ -145,7 +145,7 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
       return;
     }
     String table = table(app);
-    if (HistoryTables.createIfMissing(c, table, HistorySettings.load(app).versions())) {
+    if (HistoryTables.createIfMissing(c, table, WebindexApp.historySettings(app))) {
       log.warn(
           "the query table {} had no history table: created {}",
           table,

@@ -3,6 +3,7 @@ package io.webindex.fluo;
 import io.webindex.core.Version;
 import io.webindex.core.config.SecurityConfig;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.history.HistorySettings;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.seed.FluoSeed;
@@ -15,6 +16,7 @@ import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.SortedSet;
@@ -34,6 +36,7 @@ import org.apache.fluo.api.client.FluoFactory;
 import org.apache.fluo.api.client.Snapshot;
 import org.apache.fluo.api.client.Transaction;
 import org.apache.fluo.api.config.FluoConfiguration;
+import org.apache.fluo.api.config.SimpleConfiguration;
 import org.apache.fluo.api.exceptions.CommitException;
 import org.apache.fluo.api.mini.MiniFluo;
 import org.apache.fluo.core.client.FluoAdminImpl;
@@ -162,7 +165,32 @@ public final class WebindexApp {
         .save(fc);
     QueryTableExporter.configure(
         fc, cfg.accumuloInstance(), cfg.zookeepers(), cfg.accumuloUser(), queryTable, epoch);
-    HistorySettings.of(cfg).save(fc);
+    cfg.historySettings().properties().forEach(fc.getAppConfiguration()::setProperty);
+  }
+
+  /**
+   * The crawl-history settings application configuration {@code app} was initialised with (from the
+   * configuration of that moment, the one the batch run it starts from is recomputed with as a
+   * rule): every loader and the exporter follow them whatever their own configuration files say, so
+   * the application writes its history by one rule for its whole life.
+   *
+   * @throws StoreException when it holds none (initialised by a webindex without crawl history) or
+   *     they are damaged
+   */
+  static HistorySettings historySettings(SimpleConfiguration app) {
+    Map<String, String> p = new HashMap<>();
+    app.getKeys().forEachRemaining(k -> p.put(k, app.getString(k)));
+    if (!HistorySettings.recordedIn(p)) {
+      throw new StoreException(
+          "the Fluo application holds no crawl-history settings (initialised by an older"
+              + " webindex): re-initialise it with fluo-init or reconcile");
+    }
+    try {
+      return HistorySettings.fromProperties(p);
+    } catch (IllegalArgumentException e) {
+      throw new StoreException(
+          "the Fluo application's crawl-history settings are damaged: " + e.getMessage(), e);
+    }
   }
 
   /**

@@ -197,7 +197,7 @@ final class Recompute {
       Instant importStart = Instant.now();
       tableMayExist = true; // from here on a failure drops the table, also one half created
       BulkImport.createFresh(conn, table, tableSplits);
-      HistoryTables.createFresh(conn, table, cfg.historyVersions(), historySplits);
+      HistoryTables.createFresh(conn, table, cfg.historySettings(), historySplits);
       if (Jobs.testFault(conf, "import")) {
         log.warn("{}=import (a test setting): taking {} offline", Jobs.TEST_FAULT, table);
         conn.tableOperations().offline(table, true);

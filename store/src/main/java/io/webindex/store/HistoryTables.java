@@ -1,5 +1,6 @@
 package io.webindex.store;
 
+import io.webindex.core.history.HistorySettings;
 import io.webindex.core.schema.HistorySchema;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.apache.accumulo.core.client.AccumuloException;
@@ -28,45 +30,88 @@ import org.apache.hadoop.io.Text;
  * The crawl-history table that goes with each run's query table ({@link
  * HistorySchema#historyTable}): created with it, dropped with it. Its versioning iterator keeps the
  * newest {@code versions} versions of every cell (crawls and urc points by their timestamps), in
- * every scope, so a scan, a flush and a compaction all keep the same ones.
+ * every scope, so a scan, a flush and a compaction all keep the same ones; its {@code
+ * table.custom.*} properties record the {@link HistorySettings} it is kept by.
  */
 public final class HistoryTables {
   private HistoryTables() {}
 
-  /** The table properties that keep {@code versions} versions in every scope. */
-  static Map<String, String> versioning(int versions) {
-    if (versions < 1) {
-      throw new IllegalArgumentException("keep at least one version, not " + versions);
-    }
+  /** The prefix of the table properties Accumulo leaves to applications. */
+  static final String CUSTOM = "table.custom.";
+
+  /**
+   * The table properties of a history table kept by {@code settings}: the versioning iterator
+   * keeping its versions in every scope, and the settings themselves ({@code table.custom.*}), so
+   * whoever reads or checks the table later knows the rule it was written by.
+   */
+  static Map<String, String> properties(HistorySettings settings) {
     Map<String, String> props = new HashMap<>();
     for (IteratorScope scope : EnumSet.allOf(IteratorScope.class)) {
       props.put(
-          "table.iterator." + scope.name() + ".vers.opt.maxVersions", Integer.toString(versions));
+          "table.iterator." + scope.name() + ".vers.opt.maxVersions",
+          Integer.toString(settings.versions()));
     }
+    settings.properties().forEach((k, v) -> props.put(CUSTOM + k, v));
     return props;
   }
 
   /**
-   * Creates the history table of {@code queryTable}, keeping {@code versions} versions.
+   * The settings the history table of {@code queryTable} was created with: those its properties
+   * record, with the versions its scan-time versioning iterator keeps (an operator may have changed
+   * them since); empty for a table created before the settings were recorded.
    *
-   * @throws StoreException when it exists already: a run only writes into fresh tables
+   * @throws StoreException when the table cannot be read or its properties are damaged
    */
-  public static String createFresh(Connector conn, String queryTable, int versions) {
-    return createFresh(conn, queryTable, versions, new TreeSet<>());
+  public static Optional<HistorySettings> settings(Connector conn, String queryTable) {
+    String table = HistorySchema.historyTable(queryTable);
+    Map<String, String> custom = new HashMap<>();
+    String scanVersions = null;
+    try {
+      for (Map.Entry<String, String> e : conn.tableOperations().getProperties(table)) {
+        if (e.getKey().startsWith(CUSTOM)) {
+          custom.put(e.getKey().substring(CUSTOM.length()), e.getValue());
+        } else if (e.getKey().equals("table.iterator.scan.vers.opt.maxVersions")) {
+          scanVersions = e.getValue();
+        }
+      }
+    } catch (AccumuloException | TableNotFoundException e) {
+      throw new StoreException("cannot read the properties of " + table + ": " + e.getMessage(), e);
+    }
+    if (!HistorySettings.recordedIn(custom)) {
+      return Optional.empty();
+    }
+    if (scanVersions != null) {
+      custom.put(HistorySettings.VERSIONS, scanVersions);
+    }
+    try {
+      return Optional.of(HistorySettings.fromProperties(custom));
+    } catch (IllegalArgumentException e) {
+      throw new StoreException(
+          "the crawl-history settings of " + table + " are damaged: " + e.getMessage(), e);
+    }
   }
 
   /**
-   * Creates the history table of {@code queryTable}, keeping {@code versions} versions, split at
-   * {@code splits} (its rows are URI keys: the recompute splits it where it splits the URIs).
+   * Creates the history table of {@code queryTable}, kept by {@code settings}.
+   *
+   * @throws StoreException when it exists already: a run only writes into fresh tables
+   */
+  public static String createFresh(Connector conn, String queryTable, HistorySettings settings) {
+    return createFresh(conn, queryTable, settings, new TreeSet<>());
+  }
+
+  /**
+   * Creates the history table of {@code queryTable}, kept by {@code settings}, split at {@code
+   * splits} (its rows are URI keys: the recompute splits it where it splits the URIs).
    *
    * @throws StoreException when it exists already: a run only writes into fresh tables
    */
   public static String createFresh(
-      Connector conn, String queryTable, int versions, SortedSet<Text> splits) {
+      Connector conn, String queryTable, HistorySettings settings, SortedSet<Text> splits) {
     String table = HistorySchema.historyTable(queryTable);
     try {
       conn.tableOperations()
-          .create(table, new NewTableConfiguration().setProperties(versioning(versions)));
+          .create(table, new NewTableConfiguration().setProperties(properties(settings)));
       if (!splits.isEmpty()) {
         conn.tableOperations().addSplits(table, splits);
       }
@@ -80,19 +125,20 @@ public final class HistoryTables {
   }
 
   /**
-   * Creates the history table of {@code queryTable}, keeping {@code versions} versions, unless it
-   * exists (also when another process creates it at the same moment).
+   * Creates the history table of {@code queryTable}, kept by {@code settings}, unless it exists
+   * (also when another process creates it at the same moment).
    *
    * @return whether this call created it
    */
-  public static boolean createIfMissing(Connector conn, String queryTable, int versions) {
+  public static boolean createIfMissing(
+      Connector conn, String queryTable, HistorySettings settings) {
     String table = HistorySchema.historyTable(queryTable);
     if (conn.tableOperations().exists(table)) {
       return false;
     }
     try {
       conn.tableOperations()
-          .create(table, new NewTableConfiguration().setProperties(versioning(versions)));
+          .create(table, new NewTableConfiguration().setProperties(properties(settings)));
       return true;
     } catch (TableExistsException e) {
       return false;

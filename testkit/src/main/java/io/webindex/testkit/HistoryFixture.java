@@ -1,5 +1,7 @@
 package io.webindex.testkit;
 
+import io.webindex.core.history.HistorySettings;
+import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.schema.TimedCell;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -35,6 +37,10 @@ import org.apache.accumulo.core.data.Value;
 public final class HistoryFixture {
   /** The versions the history table keeps in this fixture. */
   public static final int VERSIONS = 3;
+
+  /** The rule this fixture's history table is kept by: {@link #VERSIONS}, the shipped schedule. */
+  public static final HistorySettings SETTINGS =
+      new HistorySettings(VERSIONS, ScheduleConfig.DEFAULT);
 
   public static final String S1 = "sha1:2WE5WN7RJ2XWNPMCZJBPQEPKWDYO7FKW";
   public static final String S2 = "sha1:Q3OG3UBCBNXGFQRQD5ZKQNGYKTAWCIVP";

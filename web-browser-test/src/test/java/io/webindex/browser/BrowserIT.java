@@ -205,6 +205,23 @@ class BrowserIT {
         .click();
     assertEquals(base + "/page?url=http%3A%2F%2Fb.com%2F", browser.getCurrentUrl());
     assertEquals("1", browser.findElement(By.id("incount")).getText());
+    // its crawl history: the sample's one crawl of b.com (2026-11-20 10:01 UTC), so the default
+    // interval (30 days) and the next fetch 30 days later; its urc series, the served run's point
+    assertEquals("1", browser.findElement(By.id("crawls")).getText());
+    assertEquals("2592000 s", browser.findElement(By.id("interval")).getAttribute("title"));
+    assertEquals(
+        "2026-12-20T10:01:00.000Z",
+        browser.findElement(By.id("next-fetch")).getAttribute("datetime"));
+    List<WebElement> crawls = browser.findElements(By.cssSelector("#timeline li"));
+    assertEquals(1, crawls.size(), browser.getPageSource());
+    assertEquals("crawl first", crawls.get(0).getAttribute("class"));
+    assertEquals(
+        "2026-11-20T10:01:00.000Z",
+        crawls.get(0).findElement(By.tagName("time")).getAttribute("datetime"));
+    assertEquals("ok", crawls.get(0).findElement(By.className("status")).getText());
+    assertEquals(
+        "referenced by 1 page at the latest of 1 run (lowest 1, highest 1)",
+        browser.findElement(By.id("urc-caption")).getText());
     shot("4-inlink-followed");
 
     browser.findElement(By.linkText("Checks")).click();

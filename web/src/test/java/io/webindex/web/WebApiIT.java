@@ -106,7 +106,7 @@ class WebApiIT extends AccumuloITBase {
     // the worked example's hand-checked crawl history (the random table has none)
     HistoryFixture.write(
         connector(),
-        HistoryTables.createFresh(connector(), workedTable, HistoryFixture.VERSIONS),
+        HistoryTables.createFresh(connector(), workedTable, HistoryFixture.SETTINGS),
         HistoryFixture.cells());
     workedQuery = new QueryService(connector(), workedTable);
     randomQuery = new QueryService(connector(), randomTable);

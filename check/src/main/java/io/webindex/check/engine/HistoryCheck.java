@@ -1,5 +1,6 @@
 package io.webindex.check.engine;
 
+import io.webindex.core.history.HistorySettings;
 import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.HistorySchema;
@@ -16,10 +17,12 @@ import java.util.Objects;
  * HistorySchema}) and the invariants of each, row by row in one merge pass (memory: one row of each
  * table). Both inputs are every version the tables' scans return, in Accumulo's key order.
  *
- * <p>Compared, for each URI row not skipped: the {@code crawl:} versions within the newest {@code
- * versions} of each table, by timestamp (the crawl millisecond) and value; the newest {@code
- * sched:} version's value (its timestamp is the recompute's 0 on one side and an export's on the
- * other); the {@code urc:} series where both tables hold points — between the later of the two
+ * <p>Each table is checked by the rule it was written by ({@link HistorySettings}, recorded with
+ * it); rules that differ are reported first ({@link #SETTINGS_ROW}). Compared, for each URI row not
+ * skipped: the {@code crawl:} versions within the newest {@code versions} of each table (the
+ * smaller of the two rules' counts), by timestamp (the crawl millisecond) and value; the newest
+ * {@code sched:} version's value (its timestamp is the recompute's 0 on one side and an export's on
+ * the other); the {@code urc:} series where both tables hold points — between the later of the two
  * oldest and the earlier of the two newest kept points (the Fluo application never writes urc
  * points, so the actual table holds the series of the run it was seeded from). Findings go to range
  * {@link #RANGE}; the column of a {@code crawl:} or {@code urc:} finding names the version's
@@ -31,26 +34,47 @@ public final class HistoryCheck {
   /** The row range of every history finding. */
   public static final String RANGE = "history";
 
+  /** The row of the findings about the tables' rules (their recorded settings). */
+  public static final String SETTINGS_ROW = "(settings)";
+
+  private final HistorySettings expectedRule;
+  private final HistorySettings actualRule;
   private final int versions;
-  private final ScheduleConfig schedule;
   private final Exclusions skip;
   private final CheckAccumulator acc;
 
   /**
-   * @param versions the versions the tables keep ({@code webindex.history.versions})
-   * @param schedule the schedule's constants
+   * @param expectedRule the rule the expected table was written by (its recorded settings)
+   * @param actualRule the rule the actual table was written by
    * @param skip URIs changed by batches newer than the run's snapshot: their rows are not compared
    * @param acc where totals, violations and samples go
    */
   public HistoryCheck(
-      int versions, ScheduleConfig schedule, Exclusions skip, CheckAccumulator acc) {
-    if (versions < 1) {
-      throw new IllegalArgumentException("versions " + versions);
-    }
-    this.versions = versions;
-    this.schedule = Objects.requireNonNull(schedule);
+      HistorySettings expectedRule,
+      HistorySettings actualRule,
+      Exclusions skip,
+      CheckAccumulator acc) {
+    this.expectedRule = Objects.requireNonNull(expectedRule);
+    this.actualRule = Objects.requireNonNull(actualRule);
+    this.versions = Math.min(expectedRule.versions(), actualRule.versions());
     this.skip = skip;
     this.acc = acc;
+  }
+
+  /**
+   * Reports each setting the two tables' rules differ in, as a difference of row {@link
+   * #SETTINGS_ROW}, column {@code settings:<property>}: two histories kept by different rules
+   * cannot be equal, and this names why.
+   */
+  private void compareRules() {
+    Map<String, String> e = expectedRule.properties();
+    Map<String, String> a = actualRule.properties();
+    for (Map.Entry<String, String> en : e.entrySet()) {
+      String other = a.get(en.getKey());
+      if (!en.getValue().equals(other)) {
+        difference(Kind.DIFFERENT, SETTINGS_ROW, "settings:" + en.getKey(), en.getValue(), other);
+      }
+    }
   }
 
   /** One URI's cells of one table, split by family (versions newest first). */
@@ -105,6 +129,7 @@ public final class HistoryCheck {
 
   /** Compares the two tables' cells and checks both tables' invariants. */
   public void run(Iterator<TimedCell> expected, Iterator<TimedCell> actual) {
+    compareRules();
     Rows e = new Rows(expected);
     Rows a = new Rows(actual);
     while (e.peek() != null || a.peek() != null) {
@@ -113,10 +138,10 @@ public final class HistoryCheck {
       Row ar = c >= 0 ? a.take() : null;
       String row = er != null ? er.row() : ar.row();
       if (er != null) {
-        violations(CheckAccumulator.EXPECTED, er, versions, schedule).forEach(this::violation);
+        violations(CheckAccumulator.EXPECTED, er, expectedRule).forEach(this::violation);
       }
       if (ar != null) {
-        violations(CheckAccumulator.ACTUAL, ar, versions, schedule).forEach(this::violation);
+        violations(CheckAccumulator.ACTUAL, ar, actualRule).forEach(this::violation);
       }
       compare(
           row,
@@ -158,8 +183,8 @@ public final class HistoryCheck {
     // oldest and the earlier of their newest kept points. The Fluo-maintained table holds the
     // series of the run it was seeded from (the expected run's own point is newer), and two runs
     // of one snapshot may carry different chains (the later one carries the earlier one's point)
-    List<TimedCell> eu = newest(e.urcs(), versions);
-    List<TimedCell> au = newest(a.urcs(), versions);
+    List<TimedCell> eu = newest(e.urcs(), expectedRule.versions());
+    List<TimedCell> au = newest(a.urcs(), actualRule.versions());
     if (!eu.isEmpty() && !au.isEmpty()) {
       long hi = Math.min(eu.get(0).timestamp(), au.get(0).timestamp());
       long lo = Math.max(eu.get(eu.size() - 1).timestamp(), au.get(au.size() - 1).timestamp());
@@ -243,10 +268,12 @@ public final class HistoryCheck {
   }
 
   /**
-   * The invariant violations of one row of a history table that keeps {@code versions} versions,
-   * found in table {@code table}.
+   * The invariant violations of one row of a history table kept by {@code rule}, found in table
+   * {@code table}.
    */
-  static List<Finding> violations(String table, Row r, int versions, ScheduleConfig cfg) {
+  static List<Finding> violations(String table, Row r, HistorySettings rule) {
+    int versions = rule.versions();
+    ScheduleConfig cfg = rule.schedule();
     List<Finding> out = new ArrayList<>();
     String row = r.row();
     for (TimedCell c : r.other()) {

@@ -3,9 +3,10 @@ package io.webindex.check.scan;
 import io.webindex.check.engine.CheckAccumulator;
 import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.HistoryCheck;
-import io.webindex.core.history.ScheduleConfig;
+import io.webindex.core.history.HistorySettings;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.TimedCell;
+import io.webindex.store.HistoryTables;
 import io.webindex.store.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -31,9 +32,10 @@ public final class HistoryScan {
   private HistoryScan() {}
 
   /**
-   * Compares the history table of {@code expected} with that of {@code actual}. Without the
-   * expected one (a run recomputed before crawl history existed) there is nothing to compare and it
-   * returns false; a missing actual one compares as empty.
+   * Compares the history table of {@code expected} with that of {@code actual}, each checked by the
+   * rule it records ({@link HistoryTables#settings}; {@code configured} for a table that records
+   * none, and for a missing actual one, which compares as empty). Without the expected one (a run
+   * recomputed before crawl history existed) there is nothing to compare and it returns false.
    *
    * @return whether the history tables were compared
    */
@@ -41,8 +43,7 @@ public final class HistoryScan {
       Connector conn,
       String expected,
       String actual,
-      int versions,
-      ScheduleConfig schedule,
+      HistorySettings configured,
       Exclusions skip,
       CheckAccumulator acc) {
     String e = HistorySchema.historyTable(expected);
@@ -52,9 +53,15 @@ public final class HistoryScan {
           "check: the run's table {} has no history table {}: histories not compared", expected, e);
       return false;
     }
-    HistoryCheck check = new HistoryCheck(versions, schedule, skip, acc);
+    boolean actualExists = conn.tableOperations().exists(a);
+    HistoryCheck check =
+        new HistoryCheck(
+            rule(conn, expected, configured),
+            actualExists ? rule(conn, actual, configured) : configured,
+            skip,
+            acc);
     Scanner es = scanner(conn, e);
-    Scanner as = conn.tableOperations().exists(a) ? scanner(conn, a) : null;
+    Scanner as = actualExists ? scanner(conn, a) : null;
     try {
       check.run(
           cells(es.iterator()), as == null ? Collections.emptyIterator() : cells(as.iterator()));
@@ -65,6 +72,20 @@ public final class HistoryScan {
       }
     }
     return true;
+  }
+
+  /** The rule the history table of {@code queryTable} records, else {@code configured}. */
+  private static HistorySettings rule(
+      Connector conn, String queryTable, HistorySettings configured) {
+    return HistoryTables.settings(conn, queryTable)
+        .orElseGet(
+            () -> {
+              log.warn(
+                  "check: the history table {} records no settings (created by an older webindex):"
+                      + " checking it by this configuration's",
+                  HistorySchema.historyTable(queryTable));
+              return configured;
+            });
   }
 
   private static Scanner scanner(Connector conn, String table) {

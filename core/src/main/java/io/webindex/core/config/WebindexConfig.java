@@ -1,6 +1,7 @@
 package io.webindex.core.config;
 
 import io.webindex.core.files.SecretFiles;
+import io.webindex.core.history.HistorySettings;
 import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.read.ReadLimits;
 import java.io.IOException;
@@ -502,6 +503,11 @@ public record WebindexConfig(
 
   private static final java.util.regex.Pattern SECRET_NAME =
       java.util.regex.Pattern.compile("(?i)password|secret|token|keytab");
+
+  /** The rule new histories are kept by: {@link #historyVersions} and {@link #schedule}. */
+  public HistorySettings historySettings() {
+    return new HistorySettings(historyVersions, schedule);
+  }
 
   /** The name of the run-metadata table. */
   public String metaTable() {
