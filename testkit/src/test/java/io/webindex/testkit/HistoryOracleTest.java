@@ -3,14 +3,18 @@ package io.webindex.testkit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.frontier.Frontiers;
 import io.webindex.core.history.Histories;
 import io.webindex.core.history.HistoryEntry;
+import io.webindex.core.history.Schedule;
 import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.index.HistoryCells;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
+import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.TimedCell;
 import io.webindex.testkit.oracle.HistoryOracle;
@@ -55,7 +59,10 @@ class HistoryOracleTest {
     String[] urls = new String[12];
     for (int i = 0; i < urls.length; i++) {
       urls[i] =
-          "http://" + (i % 3 == 0 ? "a.com" : i % 3 == 1 ? "www.b.co.uk" : "c.org") + "/p" + i;
+          (i == 8 ? "https://" : "http://")
+              + (i % 3 == 0 ? "a.com" : i % 3 == 1 ? "www.b.co.uk" : i == 5 ? "10.1.2.3" : "c.org")
+              + (i == 11 ? ":8080" : "")
+              + (i == 2 ? "/" : "/p" + i);
     }
     Map<Long, Map<String, String>> out = new TreeMap<>();
     long clock = 1_700_000_000_000L;
@@ -86,7 +93,10 @@ class HistoryOracleTest {
             for (int k = 0; k < n; k++) {
               sb.append(k > 0 ? "," : "")
                   .append("\"")
-                  .append(urls[k * 5 % urls.length])
+                  .append(
+                      k == 1
+                          ? "https://D.net:8443/only?x=" + rnd.nextInt(3)
+                          : urls[k * 5 % urls.length])
                   .append('"');
             }
             sb.append(']');
@@ -202,5 +212,64 @@ class HistoryOracleTest {
           "several crawls");
     }
     assertTrue(lines > 300, "history lines compared: " + lines);
+  }
+
+  /** Core's frontier (Frontiers, FrontierSchema) at a snapshot, as dump lines in table order. */
+  private static List<String> coreFrontier(
+      Map<Long, Map<String, String>> batches, long snapshot, ScheduleConfig cfg)
+      throws IOException {
+    Map<String, List<Page>> byKey = new TreeMap<>();
+    ReferenceIndex ref = new ReferenceIndex();
+    for (Map.Entry<Long, Map<String, String>> b : batches.entrySet()) {
+      if (b.getKey() > snapshot) {
+        continue;
+      }
+      for (Map.Entry<String, String> f : b.getValue().entrySet()) {
+        for (Page p :
+            GoldensTest.read(
+                b.getKey(), f.getKey(), f.getValue().getBytes(StandardCharsets.UTF_8))) {
+          byKey.computeIfAbsent(p.key(), k -> new ArrayList<>()).add(p);
+          ref.apply(p);
+        }
+      }
+    }
+    Map<String, UriState> states = ref.uriStates();
+    java.util.Set<String> uris = new java.util.TreeSet<>(byKey.keySet());
+    uris.addAll(states.keySet());
+    List<Cell> cells = new ArrayList<>();
+    for (String uri : uris) {
+      List<Page> pages = byKey.get(uri);
+      Schedule s = pages == null ? null : HistoryCells.schedule(Histories.of(pages), cfg);
+      UriState st = states.get(uri);
+      Frontiers.entry(uri, st == null ? 0 : st.urc(), s)
+          .ifPresent(e -> cells.add(FrontierSchema.cell(e)));
+    }
+    cells.sort(Cell.ORDER);
+    return DumpFormat.lines(cells);
+  }
+
+  @Test
+  void coreAndTheOracleAgreeOnRandomFrontiers() throws IOException {
+    ScheduleConfig cfg = new ScheduleConfig(86_400, 60, 40 * 86_400, 0.4, 0.2, true, 0.3);
+    HistoryOracle.Rule rule = new HistoryOracle.Rule(86_400, 60, 40 * 86_400, 0.4, 0.2, true, 0.3);
+    int lines = 0;
+    for (long seed = 1; seed <= 6; seed++) {
+      store = Files.createTempDirectory(store.getParent(), "store");
+      Map<Long, Map<String, String>> batches = writeStore(seed, 5, 60);
+      for (long snapshot : new long[] {1, 3, 5}) {
+        List<String> expected = HistoryOracle.frontier(store, snapshot, rule);
+        assertEquals(expected, coreFrontier(batches, snapshot, cfg), "seed " + seed);
+        lines += expected.size();
+        if (snapshot == 5) {
+          assertTrue(expected.stream().anyMatch(l -> l.contains("due:0000000000000000:")), "due 0");
+          assertTrue(expected.stream().anyMatch(l -> !l.contains("due:0000000000000000:")), "due");
+          assertTrue(expected.stream().anyMatch(l -> l.endsWith("\thttps://c.org/p8")), "https");
+          assertTrue(
+              expected.stream().anyMatch(l -> l.startsWith("q:d.net\tdue:0000000000000000:")),
+              "a URI only linked to");
+        }
+      }
+    }
+    assertTrue(lines > 50, "frontier lines compared: " + lines);
   }
 }

@@ -1,5 +1,6 @@
 package io.webindex.core.schema;
 
+import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.model.UriState;
 
 /**
@@ -14,6 +15,9 @@ import io.webindex.core.model.UriState;
  *   <li>{@code dm} — reversed domain → number of seen URIs (decimal).
  *   <li>{@code h:<uri>} {@code hist:all} — the URI's full crawl history, every crawl with its
  *       winning page version (encoded by {@link HistorySchema#encodeFullHistory}).
+ *   <li>{@code f:<uri>} {@code fr:in} — what the URI's frontier entry is derived from ({@link
+ *       FrontierInputs}: {@code <urc> <next fetch ms>}, {@code <urc> -} when never crawled), for
+ *       every URI in the frontier.
  *   <li>{@code eq} — updates for the query table.
  *   <li>{@code meta:loader loader:applied} — the highest batch fully applied (decimal); a batch run
  *       seeds it with its snapshot.
@@ -33,6 +37,12 @@ public final class FluoSchema {
 
   /** A URI's crawl-history row. */
   public static final String HIST_PREFIX = "h:";
+
+  /** A URI's frontier row: what its frontier entry is derived from. */
+  public static final String FRONTIER_PREFIX = "f:";
+
+  public static final String FAM_FRONTIER = "fr";
+  public static final String QUAL_IN = "in";
 
   public static final String FAM_HIST = "hist";
   public static final String QUAL_ALL = "all";
@@ -59,6 +69,7 @@ public final class FluoSchema {
   public static boolean isStateRow(String row) {
     return row.startsWith(PAGE_PREFIX)
         || row.startsWith(HIST_PREFIX)
+        || row.startsWith(FRONTIER_PREFIX)
         || row.startsWith(URI_MAP_ID + ":")
         || row.startsWith(DOMAIN_MAP_ID + ":")
         || row.startsWith(META_PREFIX);
@@ -84,6 +95,39 @@ public final class FluoSchema {
       throw new IllegalArgumentException("not a Fluo history row: " + row);
     }
     return row.substring(HIST_PREFIX.length());
+  }
+
+  public static String frontierRow(String uriKey) {
+    if (uriKey.isEmpty()) {
+      throw new IllegalArgumentException("an empty URI key");
+    }
+    return FRONTIER_PREFIX + uriKey;
+  }
+
+  public static String uriKeyOfFrontierRow(String row) {
+    if (!row.startsWith(FRONTIER_PREFIX) || row.length() == FRONTIER_PREFIX.length()) {
+      throw new IllegalArgumentException("not a Fluo frontier row: " + row);
+    }
+    return row.substring(FRONTIER_PREFIX.length());
+  }
+
+  /** {@code <urc> <next fetch ms>}, or {@code <urc> -} for a URI never crawled. */
+  public static String encodeFrontierInputs(FrontierInputs in) {
+    return in.urc() + " " + (in.crawled() ? Long.toString(in.nextFetchMillis()) : "-");
+  }
+
+  public static FrontierInputs decodeFrontierInputs(String s) {
+    int sp = s.indexOf(' ');
+    if (sp < 1 || sp == s.length() - 1) {
+      throw new IllegalArgumentException("not <urc> <next fetch ms or ->: " + s);
+    }
+    try {
+      String next = s.substring(sp + 1);
+      return new FrontierInputs(
+          Long.parseLong(s.substring(0, sp)), next.equals("-") ? null : Long.parseLong(next));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not <urc> <next fetch ms or ->: " + s, e);
+    }
   }
 
   public static String encodeUriDelta(UriState.Delta d) {

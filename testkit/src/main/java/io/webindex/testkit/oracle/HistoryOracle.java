@@ -193,6 +193,13 @@ public final class HistoryOracle {
    * interval starts at the default, the last crawl decides the next fetch.
    */
   private static String schedule(List<Point> crawls, Rule r) {
+    return replay(crawls, r).text;
+  }
+
+  /** The replayed schedule: its value and its next fetch. */
+  private record Replayed(String text, long next) {}
+
+  private static Replayed replay(List<Point> crawls, Rule r) {
     long interval = Math.min(r.maxSeconds, Math.max(r.minSeconds, r.defaultSeconds));
     int lastChange = 0; // index of the crawl that last changed the content (first crawl: 0)
     int changes = 0;
@@ -218,20 +225,99 @@ public final class HistoryOracle {
     }
     long first = crawls.get(0).ms;
     long last = crawls.get(crawls.size() - 1).ms;
-    return "first="
-        + iso(first)
-        + " last="
-        + iso(last)
-        + " crawls="
-        + crawls.size()
-        + " changes="
-        + changes
-        + " interval="
-        + interval
-        + " next="
-        + iso(reference + interval * 1000L)
-        + " modified="
-        + iso(crawls.get(lastChange).ms);
+    long next = reference + interval * 1000L;
+    String text =
+        "first="
+            + iso(first)
+            + " last="
+            + iso(last)
+            + " crawls="
+            + crawls.size()
+            + " changes="
+            + changes
+            + " interval="
+            + interval
+            + " next="
+            + iso(reference + interval * 1000L)
+            + " modified="
+            + iso(crawls.get(lastChange).ms);
+    return new Replayed(text, next);
+  }
+
+  /**
+   * The frontier table of the run at {@code snapshot} (docs/tables.md): a line per URI that was
+   * crawled (due at its schedule's next fetch, 0 if before 1970) or is linked to by a current page
+   * (due 0), in the row {@code q:<host>}, column {@code due:<16 hex digits of the due
+   * millisecond>:<16 hex digits of Long.MAX_VALUE - urc>:<key>}, value the URL; in table order.
+   */
+  public static List<String> frontier(Path store, long snapshot, Rule rule) throws IOException {
+    Oracle now = Oracle.ofStore(store, snapshot);
+    Map<String, Long> urc = now.urcOfSeen();
+    Map<String, Long> due = new TreeMap<>();
+    for (Map.Entry<String, List<Oracle.Version>> e : now.allVersions().entrySet()) {
+      due.put(e.getKey(), Math.max(0, replay(crawls(e.getValue()), rule).next));
+    }
+    for (Map.Entry<String, Long> u : urc.entrySet()) {
+      if (u.getValue() > 0) {
+        due.putIfAbsent(u.getKey(), 0L);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Long> d : due.entrySet()) {
+      String key = d.getKey();
+      long n = urc.getOrDefault(key, 0L);
+      out.add(
+          Oracle.escape("q:" + hostOfKey(key))
+              + "\tdue:"
+              + String.format("%016x:%016x:", d.getValue(), Long.MAX_VALUE - n)
+              + Oracle.escape(key)
+              + "\t"
+              + Oracle.escape(urlOfKey(key)));
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** The part of a key before its marker and path. */
+  private static String hostPart(String key) {
+    if (key.startsWith("[")) {
+      return key.substring(0, key.indexOf(']') + 1);
+    }
+    int i = 0;
+    while (i < key.length() && key.charAt(i) != ':' && key.charAt(i) != '/') {
+      i++;
+    }
+    return key.substring(0, i);
+  }
+
+  /** The host of a key: labels reversed back, an IP address as it is. */
+  static String hostOfKey(String key) {
+    String h = hostPart(key);
+    if (h.startsWith("[") || h.matches("[0-9]+(\\.[0-9]+){3}")) {
+      return h;
+    }
+    List<String> labels = new ArrayList<>(List.of(h.split("\\.", -1)));
+    java.util.Collections.reverse(labels);
+    return String.join(".", labels);
+  }
+
+  /** The URL of a key: the marker gives scheme and port, an empty path is "/". */
+  static String urlOfKey(String key) {
+    String h = hostPart(key);
+    String rest = key.substring(h.length());
+    String marker = "";
+    if (rest.startsWith(":")) {
+      int slash = rest.indexOf('/');
+      marker = slash < 0 ? rest.substring(1) : rest.substring(1, slash);
+      rest = slash < 0 ? "" : rest.substring(slash);
+    }
+    boolean https = marker.endsWith("s");
+    String port = https ? marker.substring(0, marker.length() - 1) : marker;
+    return (https ? "https" : "http")
+        + "://"
+        + hostOfKey(key)
+        + (port.isEmpty() ? "" : ":" + port)
+        + (rest.isEmpty() ? "/" : rest);
   }
 
   private static String iso(long ms) {
