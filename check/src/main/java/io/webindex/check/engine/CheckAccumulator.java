@@ -153,9 +153,10 @@ public final class CheckAccumulator implements CheckListener {
   public List<RangeTotals> ranges() {
     List<RangeTotals> out = new ArrayList<>();
     ranges.forEach((r, t) -> out.add(new RangeTotals(r, t[0], t[1], t[2], t[3], t[4])));
-    // table order: d:, p:, t:, then anything else, then the history tables
+    // table order: d:, p:, t:, then anything else, then the history and the frontier tables
     out.sort(
-        Comparator.comparing((RangeTotals t) -> t.range().equals(HistoryCheck.RANGE))
+        Comparator.comparing((RangeTotals t) -> t.range().equals(FrontierCheck.RANGE))
+            .thenComparing(t -> t.range().equals(HistoryCheck.RANGE))
             .thenComparing(t -> t.range().equals(CheckListener.OTHER))
             .thenComparing(RangeTotals::range));
     return out;

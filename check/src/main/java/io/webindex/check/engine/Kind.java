@@ -47,6 +47,8 @@ public enum Kind {
   SCHEDULE_MISMATCH(false),
   /** History table: {@code crawl:} versions without a {@code sched:} cell, or the reverse. */
   SCHEDULE_MISSING(false),
+  /** Frontier table: a URI with more than one cell (it has one due time and one priority). */
+  FRONTIER_DUPLICATE(false),
   /** A cell whose row, column or value the schema codec cannot parse. */
   MALFORMED(false);
 

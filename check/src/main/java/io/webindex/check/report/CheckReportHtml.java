@@ -574,6 +574,8 @@ public final class CheckReportHtml {
               + " the reference time plus the interval).";
       case SCHEDULE_MISSING ->
           "History table: crawl: versions without a sched: cell, or a sched: cell without them.";
+      case FRONTIER_DUPLICATE ->
+          "Frontier table: a URI with more than one cell (it has one due time and one priority).";
       case MALFORMED -> "A cell whose row, column or value the schema codec cannot parse.";
     };
   }
