@@ -121,6 +121,15 @@ class UnattendedCycleIT extends AccumuloITBase {
       ok("recompute", "--run", "r3");
       JsonNode last = check(0, "r3");
       assertEquals(6, last.path("live").path("applied").asLong(), last.toString());
+      // a cut-over with nothing to catch up returns before the services follow it; a check right
+      // after it waits (within --settle) for an oracle of the new application instead of giving up
+      ok("reconcile", "--run", "r3", "--wait", "120");
+      assertEquals(Cutover.reconcileApp(cfg, "r3"), served().fluoApp());
+      JsonNode afterCutover = check(0, "r3");
+      assertEquals(
+          Cutover.reconcileApp(cfg, "r3"),
+          afterCutover.path("live").path("app").asText(),
+          afterCutover.toString());
 
       // a real inconsistency, injected while the loader runs, is found: a domain no batch has
       Cells.write(

@@ -44,9 +44,44 @@ public final class LiveSide {
    * applied batch {@code minApplied} or later.
    *
    * @throws NotSettled when no table is served
-   * @throws FluoSession.NotRunning when no oracle of the served application runs
+   * @throws FluoSession.NotRunning when no oracle of the served application runs within {@code max}
+   *     (right after a cut-over the services that follow the served pointer take a moment to serve
+   *     the new application: the wait for them is part of the settling)
    * @throws NotSettled when it is still busy, or behind, after {@code max}
    */
+  /** The running application {@code app}, waiting until {@code until} for an oracle of it. */
+  private static FluoSession openWithin(WebindexConfig cfg, String app, Instant until) {
+    boolean told = false;
+    while (true) {
+      try {
+        return FluoSession.running(cfg, app);
+      } catch (FluoSession.NotRunning e) {
+        if (!Instant.now().isBefore(until)) {
+          throw e;
+        }
+        if (!told) {
+          log.warn(
+              "no oracle of Fluo application {} runs yet: waiting up to {} s for one (services"
+                  + " that follow the served pointer take a moment after a cut-over)",
+              app,
+              Math.max(1, Duration.between(Instant.now(), until).toSeconds()));
+          told = true;
+        }
+        try {
+          Thread.sleep(ORACLE_POLL.toMillis());
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new NotSettled("interrupted while waiting for an oracle of " + app);
+        }
+      }
+    }
+  }
+
+  /** How often the check looks for an oracle of the served application while it waits. */
+  private static final Duration ORACLE_POLL = Duration.ofSeconds(1);
+
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LiveSide.class);
+
   public static Settled settle(WebindexConfig cfg, Connector conn, long minApplied, Duration max) {
     RunRegistry registry = new RunRegistry(conn, cfg.metaTable());
     ServedState state = ServedState.read(registry, cfg);
@@ -55,7 +90,7 @@ public final class LiveSide {
     String app = state.app();
     Instant t0 = Instant.now();
     Instant until = t0.plus(max);
-    try (FluoSession fluo = FluoSession.running(cfg, app)) {
+    try (FluoSession fluo = openWithin(cfg, app, until)) {
       long pendingAtStart = Idleness.notifications(conn, WebindexApp.fluoTable(cfg, app));
       while (true) {
         Duration left = Duration.between(Instant.now(), until);
