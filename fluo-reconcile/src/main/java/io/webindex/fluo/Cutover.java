@@ -1,9 +1,11 @@
 package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
+import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
@@ -357,6 +359,10 @@ public final class Cutover {
       if (HistoryTables.exists(conn, r.table())) {
         HistoryTables.dropIfExists(conn, r.table());
         dropped.add(HistorySchema.historyTable(r.table()));
+      }
+      if (FrontierTables.exists(conn, r.table())) {
+        FrontierTables.dropIfExists(conn, r.table());
+        dropped.add(FrontierSchema.frontierTable(r.table()));
       }
       if (!r.workDir().isEmpty()) {
         Path work = new Path(r.workDir());

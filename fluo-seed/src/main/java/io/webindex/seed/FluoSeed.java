@@ -1,5 +1,6 @@
 package io.webindex.seed;
 
+import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.history.HistoryEntry;
 import io.webindex.core.json.PageJson;
 import io.webindex.core.model.Page;
@@ -24,6 +25,9 @@ public final class FluoSeed {
   /** The column of a URI's full crawl history in the Fluo table. */
   public static final Column HIST_ALL = new Column(FluoSchema.FAM_HIST, FluoSchema.QUAL_ALL);
 
+  /** The column of what a URI's frontier entry is derived from, in the Fluo table. */
+  public static final Column FRONTIER_IN = new Column(FluoSchema.FAM_FRONTIER, FluoSchema.QUAL_IN);
+
   /** The column of the loader's resume point. */
   public static final Column APPLIED = new Column(FluoSchema.FAM_LOADER, FluoSchema.QUAL_APPLIED);
 
@@ -46,6 +50,16 @@ public final class FluoSeed {
   public RowColumnValue history(String uriKey, List<HistoryEntry> fullHistory) {
     return new RowColumnValue(
         FluoSchema.histRow(uriKey), HIST_ALL, HistorySchema.encodeFullHistory(fullHistory));
+  }
+
+  /**
+   * What the frontier entry of a URI in the frontier is derived from ({@link
+   * FluoSchema#encodeFrontierInputs}): its urc and its schedule's next fetch (none when never
+   * crawled).
+   */
+  public RowColumnValue frontier(String uriKey, FrontierInputs inputs) {
+    return new RowColumnValue(
+        FluoSchema.frontierRow(uriKey), FRONTIER_IN, FluoSchema.encodeFrontierInputs(inputs));
   }
 
   public RowColumnValue uri(String uriKey, UriState state) {

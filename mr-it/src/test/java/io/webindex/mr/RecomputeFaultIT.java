@@ -205,6 +205,8 @@ class RecomputeFaultIT extends AccumuloITBase {
     assertFalse(r.message().matches(".*(:\\s*NA)\\b.*"), r.message());
     assertTrue(failed.stderr().contains("FAILED: "), failed.stderr());
     assertFalse(connector().tableOperations().exists(table), "the half-made table is dropped");
+    assertFalse(connector().tableOperations().exists(table + "_history"), "and its history");
+    assertFalse(connector().tableOperations().exists(table + "_frontier"), "and its frontier");
     assertEquals(
         metaBefore, metaExcept(prefix, run), "the served pointer and other runs as before");
     assertEquals(servedBefore, dumpTable(prefix + "_served"));
@@ -260,8 +262,9 @@ class RecomputeFaultIT extends AccumuloITBase {
     }
     assertEquals(RunRecord.Status.RUNNING, rec(prefix, "k").orElseThrow().status(), log(tmp));
     assertTrue(rec(prefix, "k").orElseThrow().message().startsWith("running: pid " + p.pid()));
-    // as if it had been killed during the bulk import: its table is left too
+    // as if it had been killed during the bulk import: its tables are left too
     connector().tableOperations().create(prefix + "_k");
+    connector().tableOperations().create(prefix + "_k_frontier");
 
     Result refused = recompute(conf, "--run", "k");
     assertEquals(RecomputeTool.USAGE, refused.exit());
@@ -275,6 +278,7 @@ class RecomputeFaultIT extends AccumuloITBase {
     Result restarted = recompute(conf, "--run", "k", "--restart");
     assertEquals(0, restarted.exit(), restarted.stderr());
     assertTrue(restarted.stdout().contains("cleaning up the interrupted attempt"));
+    assertTrue(connector().tableOperations().exists(prefix + "_k_frontier"), "made afresh");
     assertEquals(RunRecord.Status.SUCCEEDED, rec(prefix, "k").orElseThrow().status());
     assertEquals(truth, dumpTable(prefix + "_k"));
 

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.exit.ExitStatus;
 import io.webindex.core.index.ReferenceIndex;
+import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.schema.TimedCell;
@@ -178,14 +180,47 @@ class RecomputeIT extends AccumuloITBase {
     assertEquals(RunRecord.Status.SUCCEEDED, rec.status());
     assertEquals(0, rec.snapshot());
     assertEquals(3L, rec.counters().get("latest.CURRENT_PAGES"));
-    // p: and h: for 3 pages + um: for 5 seen URIs + dm: for 4 domains + the resume point
-    assertEquals(16L, rec.counters().get("write.FLUO_SEED_ENTRIES"));
+    // p: and h: for 3 pages + um: and f: for 5 seen URIs + dm: for 4 domains + the resume point
+    assertEquals(21L, rec.counters().get("write.FLUO_SEED_ENTRIES"));
     assertTrue(
         Files.list(Path.of(URI.create(rec.seedDir()))).anyMatch(p -> p.toString().endsWith(".rf")));
     // the history table: each page crawled once, the urc series of the run's 5 seen URIs
     List<String> history = dumpHistory(prefix + "_r1");
     assertEquals(HistoryOracle.dump(store, 0, List.of(oracleRun(rec)), VERSIONS, RULE), history);
     assertEquals(3 * 2 + 5, history.size(), String.join("\n", history));
+    // the frontier table: core's hand-written golden, and the oracle's
+    List<String> frontier = dumpFrontier(prefix + "_r1");
+    assertEquals(Files.readAllLines(CORE_FRONTIER_GOLDEN), frontier);
+    assertEquals(HistoryOracle.frontier(store, 0, RULE), frontier);
+    assertEquals(5L, rec.counters().get("write.FRONTIER_CELLS"));
+  }
+
+  /**
+   * The worked example's frontier table, written by hand: core's golden, read where it is (the
+   * tests run in their module's directory).
+   */
+  static final Path CORE_FRONTIER_GOLDEN =
+      Path.of(
+          System.getProperty("webindex.repo", ".."),
+          "core/src/test/resources/io/webindex/core/frontier/worked-example-frontier.tsv");
+
+  /** The frontier table of a run's table as dump lines, in table order. */
+  List<String> dumpFrontier(String queryTable) throws Exception {
+    List<String> out = new ArrayList<>();
+    Scanner s =
+        connector().createScanner(FrontierSchema.frontierTable(queryTable), Authorizations.EMPTY);
+    for (Map.Entry<Key, Value> e : s) {
+      Key k = e.getKey();
+      assertEquals(0L, k.getTimestamp(), "a frontier cell at timestamp 0: " + k);
+      out.add(
+          DumpFormat.line(
+              new Cell(
+                  k.getRow().toString(),
+                  k.getColumnFamily().toString(),
+                  k.getColumnQualifier().toString(),
+                  e.getValue().toString())));
+    }
+    return out;
   }
 
   /** The history table of a run's table as dump lines, as a scan returns it (versions kept). */
@@ -274,11 +309,26 @@ class RecomputeIT extends AccumuloITBase {
     List<HistoryOracle.Run> runs = new ArrayList<>(List.of(oracleRun(rec("snap1"))));
     List<String> history1 = HistoryOracle.dump(store, 1, runs, VERSIONS, RULE);
     DumpDiff.assertSameLines(history1, dumpHistory(prefix + "_snap1"), "history at snapshot 1");
+    List<String> frontier1 = dumpFrontier(prefix + "_snap1");
+    DumpDiff.assertSameLines(
+        HistoryOracle.frontier(store, 1, RULE), frontier1, "frontier at snapshot 1");
+    assertEquals((long) frontier1.size(), rec("snap1").counters().get("write.FRONTIER_CELLS"));
     Result second = recompute("--run", "snap2", "--snapshot", "2");
     assertEquals(0, second.exit(), second.stdout());
     runs.add(oracleRun(rec("snap2")));
     List<String> history2 = HistoryOracle.dump(store, 2, runs, VERSIONS, RULE);
     DumpDiff.assertSameLines(history2, dumpHistory(prefix + "_snap2"), "history at snapshot 2");
+    List<String> frontier2 = dumpFrontier(prefix + "_snap2");
+    DumpDiff.assertSameLines(
+        HistoryOracle.frontier(store, 2, RULE), frontier2, "frontier at snapshot 2");
+    // due at once (never crawled) and due later (crawled) both there; and gone pages nobody links
+    // to, which are in the frontier but not seen
+    String dueNow = "\tdue:" + FrontierSchema.encodeDue(0) + ":";
+    assertTrue(frontier2.stream().anyMatch(l -> l.contains(dueNow)), "URIs never crawled");
+    assertTrue(frontier2.stream().anyMatch(l -> !l.contains(dueNow)), "URIs crawled");
+    assertTrue(
+        frontier2.size() > rec("snap2").counters().get("uris.SEEN_URIS"),
+        "gone pages nobody links to: " + frontier2.size());
     assertTrue(
         history2.stream().filter(l -> l.contains("\tcrawl:\t")).count()
             > 2L * history2.stream().filter(l -> l.contains("\tsched:\t")).count(),

@@ -15,6 +15,10 @@ final class CellKeys {
     return CellKey.of(CellKey.QUERY, c.row(), c.family(), c.qualifier());
   }
 
+  static CellKey frontier(Cell c) {
+    return CellKey.of(CellKey.FRONTIER, c.row(), c.family(), c.qualifier());
+  }
+
   static CellValue value(Cell c) {
     return CellValue.ofFinal(c.value().getBytes(StandardCharsets.UTF_8));
   }

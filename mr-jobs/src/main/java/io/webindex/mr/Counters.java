@@ -32,7 +32,9 @@ public final class Counters {
     /** Cells of the history table (crawl versions, schedules, urc points). */
     HISTORY_CELLS,
     /** Urc points carried from the previous successful run's history table. */
-    URC_POINTS_CARRIED
+    URC_POINTS_CARRIED,
+    /** Cells of the frontier table: one per URI in the frontier. */
+    FRONTIER_CELLS
   }
 
   private Counters() {}

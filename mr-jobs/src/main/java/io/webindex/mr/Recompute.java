@@ -3,6 +3,7 @@ package io.webindex.mr;
 import io.webindex.core.Version;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.read.ReadCounter;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
@@ -10,6 +11,7 @@ import io.webindex.mr.io.RefWritable;
 import io.webindex.seed.FluoSeed;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
+import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
@@ -51,9 +53,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The recompute of one run, as {@link RecomputeTool} starts it: the batches of the snapshot, three
- * MapReduce jobs (latest versions, per URI, sort and write RFiles), the fresh pre-split query table
- * and history table and their bulk imports, the run's record from RUNNING to SUCCEEDED or FAILED; a
- * run id used before is cleaned up first when its record allows it.
+ * MapReduce jobs (latest versions, per URI, sort and write RFiles), the fresh pre-split query
+ * table, history table and frontier table and their bulk imports, the run's record from RUNNING to
+ * SUCCEEDED or FAILED; a run id used before is cleaned up first when its record allows it.
  */
 final class Recompute {
   private static final Logger log = LoggerFactory.getLogger(Recompute.class);
@@ -198,6 +200,7 @@ final class Recompute {
       tableMayExist = true; // from here on a failure drops the table, also one half created
       BulkImport.createFresh(conn, table, tableSplits);
       HistoryTables.createFresh(conn, table, cfg.historySettings(), historySplits);
+      FrontierTables.createFresh(conn, table);
       if (Jobs.testFault(conf, "import")) {
         log.warn("{}=import (a test setting): taking {} offline", Jobs.TEST_FAULT, table);
         conn.tableOperations().offline(table, true);
@@ -214,6 +217,15 @@ final class Recompute {
             HistorySchema.historyTable(table),
             historyFiles,
             new Path(runDir, "history-failures"));
+      }
+      Path frontierFiles = new Path(sortedOut, SortJob.OUT_FRONTIER);
+      if (workFs.exists(frontierFiles)) {
+        BulkImport.importDirectory(
+            conn,
+            conf,
+            FrontierSchema.frontierTable(table),
+            frontierFiles,
+            new Path(runDir, "frontier-failures"));
       }
       counters.put("time.import.ms", Duration.between(importStart, Instant.now()).toMillis());
       counters.put("table.splits", (long) tableSplits.size());
@@ -237,6 +249,7 @@ final class Recompute {
         try {
           BulkImport.dropIfExists(conn, table);
           HistoryTables.dropIfExists(conn, table);
+          FrontierTables.dropIfExists(conn, table);
         } catch (RuntimeException cleanup) {
           log.error("could not drop the half-built table {}: {}", table, cleanup.getMessage());
           what += "; the half-built table " + table + " could not be dropped: " + cleanup;
@@ -264,8 +277,9 @@ final class Recompute {
 
   /**
    * The three jobs of a run, each checked before the next: latest versions (and the URI samples),
-   * per URI, sort and write; their RFiles end in {@code <runDir>/sorted}. The per-URI job also
-   * reads the urc points of {@code previous}'s history table, if it is still there.
+   * per URI, sort and write; their RFiles end in {@code <runDir>/sorted} ({@code query}, {@code
+   * history}, {@code frontier}, and the Fluo seed in {@code fluo}). The per-URI job also reads the
+   * urc points of {@code previous}'s history table, if it is still there.
    *
    * @return the tables' split points
    */
@@ -363,6 +377,11 @@ final class Recompute {
         new Path(urisOut, UriJob.OUT_FLUO_HISTORY),
         new Path(sortedOut, SortJob.OUT_FLUO),
         "hist-");
+    moveFiles(
+        workFs,
+        new Path(urisOut, UriJob.OUT_FLUO_FRONTIER),
+        new Path(sortedOut, SortJob.OUT_FLUO),
+        "fr-");
     moveFiles(workFs, new Path(urisOut, UriJob.OUT_HISTORY), new Path(sortedOut, OUT_HISTORY), "");
     writeSeedVersion(workFs, new Path(sortedOut, SortJob.OUT_FLUO));
     return new Splits(uriSplits, querySplits);
@@ -495,6 +514,7 @@ final class Recompute {
     log.info("run {}: cleaning up the {} attempt started {}", runId, what, r.started());
     BulkImport.dropIfExists(conn, table);
     HistoryTables.dropIfExists(conn, table);
+    FrontierTables.dropIfExists(conn, table);
     if (workFs.exists(runDir) && !workFs.delete(runDir, true)) {
       throw new StoreException("cannot delete the earlier attempt's work directory " + runDir);
     }

@@ -29,18 +29,21 @@ import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 
 /**
- * Job 3: sorts the cells of both tables that the per-URI job could not write in row order — the
- * {@code t:} and {@code d:} rows, the Fluo {@code um:}/{@code dm:} seed and the loader's resume
- * point; a few per URI — sums the partial counts (domain page counts), and writes sorted RFiles —
- * query cells with {@link AccumuloFileOutputFormat}, Fluo seed entries through {@link
- * FluoKeyValueGenerator}. The partitioner sends the query cells to their own reducers along the
- * split points the fresh table is created with, so each RFile falls in one tablet, and the Fluo
- * seed entries (a few per domain and URI; job 2 wrote the {@code p:} rows) to one reducer.
+ * Job 3: sorts the cells that the per-URI job could not write in row order — the {@code t:} and
+ * {@code d:} rows, the frontier table's {@code q:<host>} rows, the Fluo {@code um:}/{@code dm:}
+ * seed and the loader's resume point; a few per URI — sums the partial counts (domain page counts),
+ * and writes sorted RFiles — query and frontier cells with {@link AccumuloFileOutputFormat}, Fluo
+ * seed entries through {@link FluoKeyValueGenerator}. The partitioner sends the query cells to
+ * their own reducers along the split points the fresh table is created with, so each RFile falls in
+ * one tablet, the Fluo seed entries (a few per domain and URI; job 2 wrote the {@code p:} rows) to
+ * one reducer, and the frontier cells (one per URI in the frontier; the frontier table is created
+ * unsplit) to one more.
  */
 public final class SortJob {
   static final String QUERY_SPLITS = "webindex.mr.splits.query";
   static final String OUT_QUERY = "query";
   static final String OUT_FLUO = "fluo";
+  static final String OUT_FRONTIER = "frontier";
 
   private SortJob() {}
 
@@ -70,7 +73,7 @@ public final class SortJob {
     job.setCombinerClass(SumCombiner.class);
     job.setPartitionerClass(TablePartitioner.class);
     job.setReducerClass(WriteReducer.class);
-    job.setNumReduceTasks(querySplits.size() + 2);
+    job.setNumReduceTasks(querySplits.size() + 3);
     job.setOutputKeyClass(Key.class);
     job.setOutputValueClass(Value.class);
     LazyOutputFormat.setOutputFormatClass(job, AccumuloFileOutputFormat.class);
@@ -79,6 +82,8 @@ public final class SortJob {
         job, OUT_QUERY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_FRONTIER, AccumuloFileOutputFormat.class, Key.class, Value.class);
     return job;
   }
 
@@ -106,7 +111,8 @@ public final class SortJob {
   }
 
   /**
-   * Query cells to reducers [0, q] by the table's q split points; Fluo entries to reducer q + 1.
+   * Query cells to reducers [0, q] by the table's q split points; Fluo entries to reducer q + 1;
+   * frontier cells to reducer q + 2.
    */
   public static final class TablePartitioner extends Partitioner<CellKey, CellValue>
       implements Configurable {
@@ -129,6 +135,9 @@ public final class SortJob {
       if (key.table() == CellKey.QUERY) {
         return tablet(query, key.row());
       }
+      if (key.table() == CellKey.FRONTIER) {
+        return query.length + 2;
+      }
       return query.length + 1;
     }
 
@@ -148,7 +157,7 @@ public final class SortJob {
     }
   }
 
-  /** Writes each table's sorted cells as RFiles. */
+  /** Writes each table's sorted cells as RFiles (each cell once, at timestamp 0). */
   public static final class WriteReducer extends Reducer<CellKey, CellValue, Key, Value> {
     @Override
     public void run(Context context) throws IOException, InterruptedException {
@@ -200,6 +209,13 @@ public final class SortJob {
             new Value(value),
             OUT_QUERY + "/part");
         context.getCounter(Counters.Write.QUERY_CELLS).increment(1);
+      } else if (key.table() == CellKey.FRONTIER) {
+        mos.write(
+            OUT_FRONTIER,
+            new Key(key.row(), key.family(), key.qualifier(), new byte[0], 0L),
+            new Value(value),
+            OUT_FRONTIER + "/part");
+        context.getCounter(Counters.Write.FRONTIER_CELLS).increment(1);
       } else {
         fluoGen.set(
             new RowColumnValue(

@@ -1,13 +1,18 @@
 package io.webindex.mr;
 
+import io.webindex.core.frontier.FrontierEntry;
+import io.webindex.core.frontier.FrontierInputs;
+import io.webindex.core.frontier.Frontiers;
 import io.webindex.core.history.Histories;
 import io.webindex.core.history.HistoryEntry;
+import io.webindex.core.history.Schedule;
 import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.index.HistoryCells;
 import io.webindex.core.index.IndexCells;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
 import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.schema.TimedCell;
@@ -24,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.accumulo.core.client.mapreduce.AccumuloFileOutputFormat;
 import org.apache.accumulo.core.data.Key;
@@ -59,12 +65,20 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  * input ({@link RefWritable.Kind#URC_POINTS}, last in the group) — newest first, at most the kept
  * number of versions. The Fluo seed gets the full history as {@code h:<uri> hist:all} ({@code
  * fluohist}: a file set of its own, as its rows sort apart from the {@code p:} rows).
+ *
+ * <p>Every URI with a crawl history or seen gets its frontier entry ({@link Frontiers#entry}: due
+ * at its schedule's next fetch, or at once when never crawled and linked to), a gone page nobody
+ * links to included. Its frontier-table cell lives in its host's row {@code q:<host>}, so it goes
+ * to the sort job too ({@link CellKey#FRONTIER}); the Fluo seed gets what the entry is derived from
+ * as {@code f:<uri> fr:in} ({@code fluofr}: a file set of its own, in URI order like {@code
+ * fluohist}).
  */
 public final class UriJob {
   static final String OUT_FLUO = "fluo";
   static final String OUT_CELLS = "cells";
   static final String OUT_HISTORY = "history";
   static final String OUT_FLUO_HISTORY = "fluohist";
+  static final String OUT_FLUO_FRONTIER = "fluofr";
 
   static final String HISTORY_VERSIONS = "webindex.mr.history.versions";
   static final String SCHEDULE = "webindex.mr.schedule";
@@ -119,6 +133,8 @@ public final class UriJob {
         job, OUT_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_FLUO_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
+    MultipleOutputs.addNamedOutput(
+        job, OUT_FLUO_FRONTIER, AccumuloFileOutputFormat.class, Key.class, Value.class);
     return job;
   }
 
@@ -309,6 +325,17 @@ public final class UriJob {
       }
       if (!history.isEmpty()) {
         writeFluo(OUT_FLUO_HISTORY, seed.history(uri, history));
+      }
+      // the frontier entry: also of a gone page nobody links to (it is checked again at its next
+      // fetch), so before the return of URIs not seen
+      Schedule sched = history.isEmpty() ? null : HistoryCells.schedule(history, schedule);
+      FrontierInputs frontierIn =
+          new FrontierInputs(state.urc(), sched == null ? null : sched.nextFetchMillis());
+      Optional<FrontierEntry> entry = Frontiers.entry(uri, frontierIn);
+      if (entry.isPresent()) {
+        Cell c = FrontierSchema.cell(entry.get());
+        toSort(CellKeys.frontier(c), CellKeys.value(c));
+        writeFluo(OUT_FLUO_FRONTIER, seed.frontier(uri, frontierIn));
       }
       if (!current && inlinks == 0) {
         return; // only earlier urc points: a URI this run does not know

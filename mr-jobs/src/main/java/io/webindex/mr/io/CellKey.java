@@ -9,13 +9,14 @@ import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.WritableUtils;
 
 /**
- * The key of one output cell: the table it belongs to ({@link #QUERY} or {@link #FLUO}), then row,
- * family and qualifier as bytes. Sorts by table, then like Accumulo keys (unsigned bytes of row,
- * family, qualifier), with a raw comparator that never deserializes.
+ * The key of one output cell: the table it belongs to ({@link #QUERY}, {@link #FLUO} or {@link
+ * #FRONTIER}), then row, family and qualifier as bytes. Sorts by table, then like Accumulo keys
+ * (unsigned bytes of row, family, qualifier), with a raw comparator that never deserializes.
  */
 public final class CellKey implements WritableComparable<CellKey> {
   public static final byte QUERY = 'q';
   public static final byte FLUO = 'f';
+  public static final byte FRONTIER = 'n';
 
   private byte table;
   private byte[] row = new byte[0];
