@@ -51,6 +51,7 @@ public final class Main {
         new DumpCommand(),
         new QueryCommand(),
         new HistoryCommand(),
+        new FrontierCommand(),
         new ServeCommand(),
         new StatusCommand(),
         new BenchWebCommand(),

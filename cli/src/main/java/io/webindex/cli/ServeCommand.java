@@ -36,8 +36,8 @@ final class ServeCommand implements Command {
                                   [--rate N]
 
         Serves the read-only web application (docs/web.md) until Ctrl-C: the JSON API under
-        /api/v1/ (top, domain/<domain>, page?url=, inlinks?url=, history?url=, runs,
-        checks, health) and the pages for people. It answers from the served table and
+        /api/v1/ (top, domain/<domain>, page?url=, inlinks?url=, history?url=, frontier,
+        runs, checks, health) and the pages for people. It answers from the served table and
         follows the served pointer without a restart (re-read at most every second). It
         never writes a table.
 

@@ -11,8 +11,10 @@ import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
+import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.FrontierFixture;
 import io.webindex.testkit.HistoryFixture;
 import io.webindex.testkit.JsonLinesFixtures;
 import java.io.ByteArrayOutputStream;
@@ -73,6 +75,8 @@ class CliIT extends AccumuloITBase {
         connector(),
         HistoryTables.createFresh(connector(), table, HistoryFixture.SETTINGS),
         HistoryFixture.cells());
+    FrontierFixture.write(
+        connector(), FrontierTables.createFresh(connector(), table), FrontierFixture.cells());
   }
 
   private Run cli(String... args) {
@@ -376,6 +380,117 @@ class CliIT extends AccumuloITBase {
         "webindex: no crawl history table '"
             + plain
             + "_history' in Accumulo (a recompute creates it with the query table '"
+            + plain
+            + "')\n",
+        noTable.err());
+  }
+
+  /**
+   * The worked example's frontier ({@link FrontierFixture}), by hand: on 2026-12-01 only c.com's
+   * two never-crawled URLs are due (urc 3 first); one per queue by default, both with --per-host 2.
+   * On 2026-12-31 everything is due: the queues in the order of their heads (c.com at once, then
+   * a.com 10:00, b.com 10:01, d.com 10:02 on 2026-12-20), one URL of each per round, c.com/page1 in
+   * the second round.
+   */
+  @Test
+  void frontier() {
+    String dec1 = "queues 4  urls 5  due 2  due-queues 1  skipped 0  at 2026-12-01T00:00:00.000Z\n";
+    Run one = cli("frontier", "--at", "2026-12-01T00:00:00Z", "--limit", "10", "--table", table);
+    assertEquals(0, one.status(), one.toString());
+    assertEquals("now\t3\tc.com\thttp://c.com/\n" + dec1, one.out());
+    assertEquals("", one.err());
+    Run two = cli("frontier", "--at", "2026-12-01T00:00:00Z", "--per-host", "2", "--table", table);
+    assertEquals(0, two.status(), two.toString());
+    assertEquals(
+        "now\t3\tc.com\thttp://c.com/\nnow\t1\tc.com\thttp://c.com/page1\n" + dec1, two.out());
+    String dec31 =
+        "now\t3\tc.com\thttp://c.com/\n"
+            + "2026-12-20T10:00:00.000Z\t0\ta.com\thttp://a.com/page1\n"
+            + "2026-12-20T10:01:00.000Z\t1\tb.com\thttp://b.com/\n"
+            + "2026-12-20T10:02:00.000Z\t0\td.com\thttp://d.com/\n";
+    String sum31 =
+        "queues 4  urls 5  due 5  due-queues 4  skipped 0  at 2026-12-31T00:00:00.000Z\n";
+    Run all = cli("frontier", "--at", "2026-12-31T00:00:00Z", "--table", table);
+    assertEquals(0, all.status(), all.toString());
+    assertEquals(dec31 + sum31, all.out());
+    Run allTwo =
+        cli("frontier", "--at", "2026-12-31T00:00:00Z", "--per-host", "2", "--table", table);
+    assertEquals(dec31 + "now\t1\tc.com\thttp://c.com/page1\n" + sum31, allTwo.out());
+    Run limited = cli("frontier", "--at", "2026-12-31T00:00:00Z", "--limit", "2", "--table", table);
+    assertEquals(
+        "now\t3\tc.com\thttp://c.com/\n"
+            + "2026-12-20T10:00:00.000Z\t0\ta.com\thttp://a.com/page1\n"
+            + sum31,
+        limited.out());
+    // by default the instant is now (after 2026-12-20: a test run before that date sees 2 due)
+    Run now = cli("frontier", "--table", table);
+    assertEquals(0, now.status(), now.toString());
+    assertTrue(now.out().startsWith("now\t3\tc.com\thttp://c.com/\n"), now.out());
+  }
+
+  @Test
+  void frontierAsJson() throws Exception {
+    Run r =
+        cli(
+            "frontier",
+            "--at",
+            "2026-12-20T10:01:00Z",
+            "--per-host",
+            "2",
+            "--json",
+            "--table",
+            table);
+    assertEquals(0, r.status(), r.toString());
+    JsonNode f = new ObjectMapper().readTree(r.out());
+    assertEquals(table, f.path("table").asText());
+    assertEquals(table + "_frontier", f.path("frontier").asText());
+    assertEquals("2026-12-20T10:01:00.000Z", f.path("at").asText());
+    assertEquals(10, f.path("limit").asInt());
+    assertEquals(2, f.path("perHost").asInt());
+    JsonNode urls = f.path("urls");
+    // due at 10:01: c.com (at once), a.com (10:00), b.com (exactly 10:01); then c.com's second
+    assertEquals(4, urls.size());
+    assertTrue(urls.get(0).path("due").isNull());
+    assertEquals(3, urls.get(0).path("urc").asLong());
+    assertEquals("c.com", urls.get(0).path("queue").asText());
+    assertEquals("com.c", urls.get(0).path("uri").asText());
+    assertEquals("http://c.com/", urls.get(0).path("url").asText());
+    assertEquals("2026-12-20T10:00:00.000Z", urls.get(1).path("due").asText());
+    assertEquals("com.a/page1", urls.get(1).path("uri").asText());
+    assertEquals("2026-12-20T10:01:00.000Z", urls.get(2).path("due").asText());
+    assertEquals("http://b.com/", urls.get(2).path("url").asText());
+    assertEquals("http://c.com/page1", urls.get(3).path("url").asText());
+    assertEquals(1, urls.get(3).path("urc").asLong());
+    JsonNode s = f.path("summary");
+    assertEquals(4, s.path("queues").asLong());
+    assertEquals(5, s.path("urls").asLong());
+    assertEquals(4, s.path("due").asLong());
+    assertEquals(3, s.path("dueQueues").asLong());
+    assertEquals(0, s.path("skipped").asLong());
+  }
+
+  @Test
+  void frontierRefusals() {
+    Run badAt = cli("frontier", "--at", "tomorrow", "--table", table);
+    assertEquals(2, badAt.status(), badAt.toString());
+    assertEquals(
+        "webindex: --at must be an ISO-8601 instant from 1970 on, such as 2026-12-01T00:00:00Z:"
+            + " tomorrow (see bin/webindex help frontier)\n",
+        badAt.err());
+    assertEquals("", badAt.out());
+    Run badPerHost = cli("frontier", "--per-host", "0", "--table", table);
+    assertEquals(2, badPerHost.status());
+    assertTrue(badPerHost.err().startsWith("webindex: --per-host must be between 1 and 10000"));
+    Run extra = cli("frontier", "c.com", "--table", table);
+    assertEquals(2, extra.status());
+    assertTrue(extra.err().startsWith("webindex: unexpected argument 'c.com'"), extra.err());
+    String plain = createTable("nofrontier");
+    Run noTable = cli("frontier", "--table", plain);
+    assertEquals(2, noTable.status());
+    assertEquals(
+        "webindex: no frontier table '"
+            + plain
+            + "_frontier' in Accumulo (a recompute creates it with the query table '"
             + plain
             + "')\n",
         noTable.err());

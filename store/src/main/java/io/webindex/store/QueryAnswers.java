@@ -3,6 +3,8 @@ package io.webindex.store;
 import io.webindex.core.history.Crawl;
 import io.webindex.core.history.Schedule;
 import io.webindex.core.schema.HistorySchema;
+import io.webindex.store.FrontierQuery.Due;
+import io.webindex.store.FrontierQuery.FrontierAnswer;
 import io.webindex.store.HistoryQuery.HistoryAnswer;
 import io.webindex.store.HistoryQuery.KeptCrawl;
 import io.webindex.store.HistoryQuery.UrcPoint;
@@ -117,6 +119,43 @@ public final class QueryAnswers {
       urc.add(e);
     }
     m.put("urc", urc);
+    return m;
+  }
+
+  /**
+   * The next URLs due in a frontier table: {@code {"table", "frontier", "at", "limit", "perHost",
+   * "urls": [{"due", "urc", "queue", "uri", "url"}…], "summary": {"queues", "urls", "due",
+   * "dueQueues", "skipped"}}}. {@code due} is the ISO-8601 instant the URL is due at, or null when
+   * it is due at once (never crawled); the URLs are in the order a fetcher gets them (the queues
+   * round-robin); the summary counts the whole frontier table: its queues, its URLs, the URLs due
+   * at {@code at}, the queues with a URL due, and the cells skipped because they do not decode.
+   */
+  public static Map<String, Object> frontier(String queryTable, FrontierAnswer a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("table", queryTable);
+    m.put("frontier", a.table());
+    m.put("at", HistorySchema.iso(a.atMillis()));
+    m.put("limit", a.limit());
+    m.put("perHost", a.perHost());
+    List<Map<String, Object>> urls = new ArrayList<>(a.urls().size());
+    for (Due d : a.urls()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      long due = d.entry().dueMillis();
+      e.put("due", due == 0 ? null : HistorySchema.iso(due));
+      e.put("urc", d.entry().urc());
+      e.put("queue", d.entry().queue());
+      e.put("uri", d.entry().uriKey());
+      e.put("url", d.url());
+      urls.add(e);
+    }
+    m.put("urls", urls);
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("queues", a.queues());
+    s.put("urls", a.urlCount());
+    s.put("due", a.due());
+    s.put("dueQueues", a.dueQueues());
+    s.put("skipped", a.skipped());
+    m.put("summary", s);
     return m;
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.Domains;
@@ -367,6 +368,21 @@ public final class QueryService {
   /** Whether this query table has its history table ({@link HistorySchema#historyTable}). */
   public boolean hasHistory() {
     return connector.tableOperations().exists(HistorySchema.historyTable(table));
+  }
+
+  /**
+   * The next URLs due at {@code atMillis} in this query table's frontier table ({@link
+   * FrontierQuery#next}).
+   *
+   * @throws StoreException when the table has no frontier table
+   */
+  public FrontierQuery.FrontierAnswer frontier(long atMillis, int limit, int perHost) {
+    return new FrontierQuery(connector, table).next(atMillis, limit, perHost);
+  }
+
+  /** Whether this query table has its frontier table ({@link FrontierSchema#frontierTable}). */
+  public boolean hasFrontier() {
+    return connector.tableOperations().exists(FrontierSchema.frontierTable(table));
   }
 
   // ------------------------------------------------------------------ input interpretation

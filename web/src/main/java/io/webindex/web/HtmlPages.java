@@ -4,6 +4,8 @@ import io.undertow.server.HttpServerExchange;
 import io.webindex.core.history.Crawl;
 import io.webindex.core.history.Schedule;
 import io.webindex.core.schema.HistorySchema;
+import io.webindex.store.FrontierQuery.Due;
+import io.webindex.store.FrontierQuery.FrontierAnswer;
 import io.webindex.store.HistoryQuery.HistoryAnswer;
 import io.webindex.store.HistoryQuery.KeptCrawl;
 import io.webindex.store.HistoryQuery.UrcPoint;
@@ -26,8 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server-rendered pages for people: the most referenced pages (with the health panel), a
- * domain, a page with its outlinks and inlinks, the search box, the runs and the checks. The same
- * {@link QueryService} answers as the API's.
+ * domain, a page with its outlinks and inlinks, the search box, the crawl frontier, the runs and
+ * the checks. The same {@link QueryService} answers as the API's.
  */
 final class HtmlPages {
   private static final Logger log = LoggerFactory.getLogger(HtmlPages.class);
@@ -277,6 +279,48 @@ final class HtmlPages {
     } catch (IllegalArgumentException e) {
       throw new WebInput.BadRequest(e.getMessage());
     }
+  }
+
+  /**
+   * {@code /frontier}: the next URLs due (as {@code /api/v1/frontier} answers) and the frontier's
+   * totals; a served table without a frontier table says so.
+   */
+  void frontier(HttpServerExchange ex) {
+    int limit = WebInput.limit(Params.query(ex, "limit"));
+    int perHost = WebInput.perHost(Params.query(ex, "perHost"));
+    String atRaw = Params.query(ex, "at");
+    long at = WebInput.at(atRaw);
+    QueryService q = served.service();
+    Map<String, Object> m = Templates.model("Crawl frontier");
+    m.put("table", q.table());
+    m.put("kept", q.hasFrontier());
+    if (!q.hasFrontier()) {
+      templates.send(ex, "frontier", m);
+      return;
+    }
+    FrontierAnswer a = q.frontier(at, limit, perHost);
+    m.put("frontierTable", a.table());
+    m.put("at", HistorySchema.iso(a.atMillis()));
+    m.put("atGiven", atRaw != null && !atRaw.isEmpty());
+    m.put("perHost", a.perHost());
+    m.put("queues", a.queues());
+    m.put("urlCount", a.urlCount());
+    m.put("due", a.due());
+    m.put("dueQueues", a.dueQueues());
+    m.put("skipped", a.skipped());
+    List<Map<String, Object>> rows = new ArrayList<>(a.urls().size());
+    for (Due d : a.urls()) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      long due = d.entry().dueMillis();
+      r.put("due", due == 0 ? "now" : HistorySchema.iso(due));
+      r.put("urc", d.entry().urc());
+      r.put("queue", d.entry().queue());
+      r.put("url", d.url());
+      r.put("href", "/page?url=" + Links.enc(d.url()));
+      rows.add(r);
+    }
+    m.put("rows", rows);
+    templates.send(ex, "frontier", m);
   }
 
   void runs(HttpServerExchange ex) {

@@ -11,9 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The JSON API under {@code /api/v1/}. {@code top}, {@code domain}, {@code inlinks} and {@code
- * history} answer with the documents of {@code bin/webindex query --json} and {@code bin/webindex
- * history --json} ({@link QueryAnswers}), from the same {@link QueryService}.
+ * The JSON API under {@code /api/v1/}. {@code top}, {@code domain}, {@code inlinks}, {@code
+ * history} and {@code frontier} answer with the documents of {@code bin/webindex query --json},
+ * {@code bin/webindex history --json} and {@code bin/webindex frontier --json} ({@link
+ * QueryAnswers}), from the same {@link QueryService}.
  */
 final class JsonApi {
   /** The prefix of every address of the API. */
@@ -119,6 +120,18 @@ final class JsonApi {
       throw new NotFound("no crawl history of " + a.url() + " in the index");
     }
     Responses.sendJson(ex, QueryAnswers.history(q.table(), a));
+  }
+
+  /** The next URLs due in the frontier: the document of {@code bin/webindex frontier --json}. */
+  void frontier(HttpServerExchange ex) {
+    int limit = WebInput.limit(Params.query(ex, "limit"));
+    int perHost = WebInput.perHost(Params.query(ex, "perHost"));
+    long at = WebInput.at(Params.query(ex, "at"));
+    QueryService q = served.service();
+    if (!q.hasFrontier()) {
+      throw new NotFound("no crawl frontier is kept for table " + q.table());
+    }
+    Responses.sendJson(ex, QueryAnswers.frontier(q.table(), q.frontier(at, limit, perHost)));
   }
 
   void runs(HttpServerExchange ex) {

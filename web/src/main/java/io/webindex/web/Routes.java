@@ -35,6 +35,7 @@ final class Routes {
     r.get(API + "/page", route("api_page", api(json::page)));
     r.get(API + "/inlinks", route("api_inlinks", api(json::inlinks)));
     r.get(API + "/history", route("api_history", api(json::history)));
+    r.get(API + "/frontier", route("api_frontier", api(json::frontier)));
     r.get(API + "/runs", route("api_runs", api(json::runs)));
     r.get(API + "/checks", route("api_checks", api(json::checks)));
     r.get(API + "/health", route("api_health", api(json::health)));
@@ -42,6 +43,7 @@ final class Routes {
     r.get("/domain/{domain}", route("domain", page(pages::domain)));
     r.get("/page", route("page", page(pages::page)));
     r.get("/search", route("search", page(pages::search)));
+    r.get("/frontier", route("frontier", page(pages::frontier)));
     r.get("/runs", route("runs", page(pages::runs)));
     r.get("/checks", route("checks", page(pages::checks)));
     r.get("/checks/{id}/{file}", route("check_file", page(reports::send)));

@@ -1,6 +1,9 @@
 package io.webindex.web;
 
+import io.webindex.store.FrontierQuery;
 import io.webindex.store.QueryService;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Base64;
 
 /**
@@ -15,6 +18,9 @@ final class WebInput {
   static final int MAX_DOMAIN_CHARS = 2048;
 
   static final int MAX_CURSOR_CHARS = 4096;
+
+  /** Longest instant accepted (an ISO-8601 instant with nanoseconds has 30 characters). */
+  static final int MAX_INSTANT_CHARS = 64;
 
   /** Results per page of the web API (the command line allows more). */
   static final int MAX_LIMIT = 1000;
@@ -61,6 +67,42 @@ final class WebInput {
       throw new BadRequest("limit must be between 1 and " + MAX_LIMIT + ": " + n);
     }
     return n;
+  }
+
+  /** URLs of one queue at most in a frontier answer: 1 unless given. */
+  static int perHost(String raw) {
+    if (raw == null || raw.isEmpty()) {
+      return FrontierQuery.DEFAULT_PER_HOST;
+    }
+    if (raw.length() > 5 || !raw.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw new BadRequest("perHost must be a whole number between 1 and " + MAX_LIMIT);
+    }
+    int n = Integer.parseInt(raw);
+    if (n < 1 || n > MAX_LIMIT) {
+      throw new BadRequest("perHost must be between 1 and " + MAX_LIMIT + ": " + n);
+    }
+    return n;
+  }
+
+  /** The instant of a frontier answer (epoch ms): an ISO-8601 instant from 1970 on, or now. */
+  static long at(String raw) {
+    if (raw == null || raw.isEmpty()) {
+      return System.currentTimeMillis();
+    }
+    if (raw.length() > MAX_INSTANT_CHARS) {
+      throw new BadRequest("at is too long (at most " + MAX_INSTANT_CHARS + " characters)");
+    }
+    long ms;
+    try {
+      ms = Instant.parse(raw).toEpochMilli();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      ms = -1;
+    }
+    if (ms < 0) {
+      throw new BadRequest(
+          "at must be an ISO-8601 instant from 1970 on, such as 2026-12-01T00:00:00Z");
+    }
+    return ms;
   }
 
   /** A cursor: null when absent; base64url only. The query layer checks that it fits the query. */

@@ -22,11 +22,13 @@ import io.webindex.core.url.Domains;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
 import io.webindex.store.Cells;
+import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.FrontierFixture;
 import io.webindex.testkit.HealthRows;
 import io.webindex.testkit.HistoryFixture;
 import io.webindex.testkit.JsonLinesFixtures;
@@ -108,6 +110,9 @@ class WebApiIT extends AccumuloITBase {
         connector(),
         HistoryTables.createFresh(connector(), workedTable, HistoryFixture.SETTINGS),
         HistoryFixture.cells());
+    // and its hand-checked frontier (the random table has none)
+    FrontierFixture.write(
+        connector(), FrontierTables.createFresh(connector(), workedTable), FrontierFixture.cells());
     workedQuery = new QueryService(connector(), workedTable);
     randomQuery = new QueryService(connector(), randomTable);
     // a page whose title and anchor text try to inject markup into the pages
@@ -133,7 +138,13 @@ class WebApiIT extends AccumuloITBase {
 
     // the server runs as a user that may only read the query tables and the metadata table
     createUser(READER, READER_PASSWORD);
-    for (String t : List.of(workedTable, workedTable + "_history", randomTable, cfg.metaTable())) {
+    for (String t :
+        List.of(
+            workedTable,
+            workedTable + "_history",
+            workedTable + "_frontier",
+            randomTable,
+            cfg.metaTable())) {
       connector().securityOperations().grantTablePermission(READER, t, TablePermission.READ);
     }
     Connector reader = cluster().getConnector(READER, READER_PASSWORD);
@@ -969,6 +980,130 @@ class WebApiIT extends AccumuloITBase {
       // a server without authentication says no more (the log has the table and the cause)
       assertTrue(api.body().contains("the index cannot be answered from now"), api.body());
     }
+  }
+
+  // ------------------------------------------------------------------ crawl frontier
+
+  /**
+   * The API's frontier of {@link FrontierFixture}, by hand: on 2026-12-01 only c.com's two URLs
+   * (never crawled) are due, urc 3 first; on 2026-12-31 all five, the queues in the order of their
+   * heads (c.com at once, a.com 10:00, b.com 10:01, d.com 10:02 on 2026-12-20), one URL of each a
+   * round, c.com/page1 in the second.
+   */
+  @Test
+  void frontierApi() throws Exception {
+    JsonNode f = get("/api/v1/frontier?at=2026-12-01T00:00:00Z", 200);
+    assertEquals(workedTable, f.get("table").asText());
+    assertEquals(workedTable + "_frontier", f.get("frontier").asText());
+    assertEquals("2026-12-01T00:00:00.000Z", f.get("at").asText());
+    assertEquals(25, f.get("limit").asInt());
+    assertEquals(1, f.get("perHost").asInt());
+    assertEquals(List.of("null 3 c.com com.c http://c.com/"), dueUrls(f.get("urls")));
+    assertEquals(
+        "{\"queues\":4,\"urls\":5,\"due\":2,\"dueQueues\":1,\"skipped\":0}",
+        f.get("summary").toString());
+    JsonNode two = get("/api/v1/frontier?at=2026-12-01T00:00:00Z&perHost=2", 200);
+    assertEquals(
+        List.of("null 3 c.com com.c http://c.com/", "null 1 c.com com.c/page1 http://c.com/page1"),
+        dueUrls(two.get("urls")));
+    JsonNode all = get("/api/v1/frontier?at=2026-12-31T00:00:00Z&perHost=2&limit=10", 200);
+    assertEquals(
+        List.of(
+            "null 3 c.com com.c http://c.com/",
+            "2026-12-20T10:00:00.000Z 0 a.com com.a/page1 http://a.com/page1",
+            "2026-12-20T10:01:00.000Z 1 b.com com.b http://b.com/",
+            "2026-12-20T10:02:00.000Z 0 d.com com.d http://d.com/",
+            "null 1 c.com com.c/page1 http://c.com/page1"),
+        dueUrls(all.get("urls")));
+    assertEquals(5, all.get("summary").get("due").asInt());
+    assertEquals(4, all.get("summary").get("dueQueues").asInt());
+    JsonNode cut = get("/api/v1/frontier?at=2026-12-31T00:00:00Z&perHost=2&limit=2", 200);
+    assertEquals(
+        List.of(
+            "null 3 c.com com.c http://c.com/",
+            "2026-12-20T10:00:00.000Z 0 a.com com.a/page1 http://a.com/page1"),
+        dueUrls(cut.get("urls")));
+    // refusals: 400 with the reason
+    JsonNode badAt = get("/api/v1/frontier?at=tomorrow", 400);
+    assertTrue(
+        badAt.get("message").asText().startsWith("at must be an ISO-8601 instant"),
+        badAt.toString());
+    assertEquals(400, status("/api/v1/frontier?at=1969-12-31T23:59:59Z"));
+    assertEquals(400, status("/api/v1/frontier?perHost=0"));
+    assertEquals(400, status("/api/v1/frontier?perHost=1001"));
+    assertEquals(400, status("/api/v1/frontier?perHost=x"));
+    assertEquals(400, status("/api/v1/frontier?limit=1001"));
+    // a served table without a frontier table
+    switchServed("random");
+    try {
+      assertEquals(404, status("/api/v1/frontier"));
+      String page = fetch("/frontier").body();
+      assertTrue(page.contains("no crawl frontier is kept for table"), page);
+    } finally {
+      switchServed("worked");
+    }
+  }
+
+  /** The frontier page: the totals, the next URLs due each linking to its page view, the nav. */
+  @Test
+  void frontierPage() throws Exception {
+    HttpResponse<String> r = fetch("/frontier?at=2026-12-31T00:00:00Z&perHost=2");
+    assertEquals(200, r.statusCode(), r.body());
+    String p = r.body();
+    assertTrue(p.contains("<a href=\"/frontier\">Frontier</a>"), p);
+    assertTrue(
+        p.contains(
+            "4 queues · 5 URLs in the frontier · 5 due at 2026-12-31T00:00:00.000Z · 4 queues"
+                + " with a URL due"),
+        p);
+    java.util.regex.Matcher rows =
+        java.util.regex.Pattern.compile(
+                "<tr><td>([^<]+)</td><td class=\"n\">(\\d+)</td><td>([^<]+)</td>"
+                    + "<td><a href=\"([^\"]+)\">([^<]+)</a></td></tr>")
+            .matcher(p);
+    List<String> table = new ArrayList<>();
+    while (rows.find()) {
+      table.add(
+          rows.group(1)
+              + " "
+              + rows.group(2)
+              + " "
+              + rows.group(3)
+              + " "
+              + rows.group(4)
+              + " "
+              + rows.group(5));
+    }
+    assertEquals(
+        List.of(
+            "now 3 c.com /page?url=http%3A%2F%2Fc.com%2F http://c.com/",
+            "2026-12-20T10:00:00.000Z 0 a.com /page?url=http%3A%2F%2Fa.com%2Fpage1"
+                + " http://a.com/page1",
+            "2026-12-20T10:01:00.000Z 1 b.com /page?url=http%3A%2F%2Fb.com%2F http://b.com/",
+            "2026-12-20T10:02:00.000Z 0 d.com /page?url=http%3A%2F%2Fd.com%2F http://d.com/",
+            "now 1 c.com /page?url=http%3A%2F%2Fc.com%2Fpage1 http://c.com/page1"),
+        table,
+        p);
+    String dec1 = fetch("/frontier?at=2026-12-01T00:00:00Z").body();
+    assertTrue(dec1.contains("2 due at 2026-12-01T00:00:00.000Z · 1 queues with a URL due"), dec1);
+    assertEquals(400, status("/frontier?at=tomorrow"));
+  }
+
+  private static List<String> dueUrls(JsonNode urls) {
+    List<String> out = new ArrayList<>();
+    urls.forEach(
+        u ->
+            out.add(
+                (u.get("due").isNull() ? "null" : u.get("due").asText())
+                    + " "
+                    + u.get("urc").asLong()
+                    + " "
+                    + u.get("queue").asText()
+                    + " "
+                    + u.get("uri").asText()
+                    + " "
+                    + u.get("url").asText()));
+    return out;
   }
 
   private static List<String> crawls(JsonNode crawls) {

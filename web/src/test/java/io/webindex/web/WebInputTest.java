@@ -24,6 +24,31 @@ class WebInputTest {
   }
 
   @Test
+  void frontierParameters() {
+    assertEquals(1, WebInput.perHost(null));
+    assertEquals(1, WebInput.perHost(""));
+    assertEquals(7, WebInput.perHost("7"));
+    assertEquals(1000, WebInput.perHost("1000"));
+    for (String bad : new String[] {"0", "-1", "1001", "abc", "99999999999", " 3"}) {
+      WebInput.BadRequest e = assertThrows(WebInput.BadRequest.class, () -> WebInput.perHost(bad));
+      assertTrue(e.getMessage().startsWith("perHost must be"), bad + ": " + e.getMessage());
+    }
+    // 2026-12-20T10:00:00Z is 1797760800000 ms (0x1a292e4d500, the frontier fixture's a.com)
+    assertEquals(1797760800000L, WebInput.at("2026-12-20T10:00:00Z"));
+    assertEquals(1797760800001L, WebInput.at("2026-12-20T10:00:00.001Z"));
+    assertEquals(0L, WebInput.at("1970-01-01T00:00:00Z"));
+    long before = System.currentTimeMillis();
+    long now = WebInput.at(null);
+    assertTrue(now >= before && now <= System.currentTimeMillis());
+    for (String bad :
+        new String[] {
+          "tomorrow", "2026-12-20", "2026-12-20T10:00:00", "1969-12-31T23:59:59Z", "x".repeat(65)
+        }) {
+      assertThrows(WebInput.BadRequest.class, () -> WebInput.at(bad), bad);
+    }
+  }
+
+  @Test
   void cursors() {
     assertNull(WebInput.cursor(null));
     assertNull(WebInput.cursor(""));
