@@ -1,5 +1,6 @@
 package io.webindex.fluo;
 
+import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.history.Histories;
 import io.webindex.core.history.HistoryEntry;
 import io.webindex.core.history.HistorySettings;
@@ -42,6 +43,11 @@ import org.apache.fluo.recipes.core.export.ExportQueue;
  * HistoryCells#changes}) with the page's query-table changes, in one export of the URI. The {@code
  * sched:} changes are computed at the placeholder timestamp {@link #UNSTAMPED}: the exporter stamps
  * them with the export's sequence timestamp.
+ *
+ * <p>When the history changed, so may its schedule's next fetch: the loader puts it into the URI's
+ * frontier inputs ({@code f:<uri> fr:in}, {@link FrontierState}; the urc part is the URI
+ * observer's) and exports the change of the URI's frontier entry in the same export. A version that
+ * changes nothing in the history changes nothing in the frontier.
  *
  * <p>Fluo runs {@code load} again when the transaction collides; the shared {@link Stats} count
  * only the attempt that committed (each attempt takes back what the one before it counted).
@@ -88,10 +94,11 @@ public final class PageLoader implements Loader {
 
   @Override
   public void load(TransactionBase tx, Context context) {
-    List<RowColumn> cells = new ArrayList<>(2 * versions.size());
+    List<RowColumn> cells = new ArrayList<>(3 * versions.size());
     for (Page v : versions) {
       cells.add(new RowColumn(FluoSchema.pageRow(v.key()), FluoSeed.PAGE_CUR));
       cells.add(new RowColumn(FluoSchema.histRow(v.key()), HIST_ALL));
+      cells.add(FrontierState.cell(v.key()));
     }
     Map<RowColumn, String> stored = tx.gets(cells);
     long applied = 0;
@@ -99,9 +106,15 @@ public final class PageLoader implements Loader {
     Map<String, UriState.Delta> deltas = new HashMap<>();
     for (int i = 0; i < versions.size(); i++) {
       Page version = versions.get(i);
-      RowColumn cell = cells.get(2 * i);
-      RowColumn histCell = cells.get(2 * i + 1);
-      List<TimedCellChange> historyChanges = historyChanges(tx, version, histCell, stored);
+      RowColumn cell = cells.get(3 * i);
+      HistoryUpdate history = history(tx, version, cells.get(3 * i + 1), stored);
+      List<CellChange> frontierChanges = List.of();
+      if (history.nextFetchMillis() != null) {
+        FrontierInputs held = FrontierState.decode(stored.get(cells.get(3 * i + 2)));
+        frontierChanges =
+            FrontierState.update(
+                tx, version.key(), held, held.withNextFetch(history.nextFetchMillis()));
+      }
       String json = stored.get(cell);
       Page current = json == null ? null : PageJson.fromStoredJson(json);
       List<CellChange> pageChanges = List.of();
@@ -114,8 +127,9 @@ public final class PageLoader implements Loader {
             .forEach((u, d) -> deltas.merge(u, d, UriState.Delta::plus));
         applied++;
       }
-      if (!pageChanges.isEmpty() || !historyChanges.isEmpty()) {
-        exports.add(tx, version.key(), new IndexExport(pageChanges, historyChanges));
+      IndexExport export = new IndexExport(pageChanges, history.changes(), frontierChanges);
+      if (!export.isEmpty()) {
+        exports.add(tx, version.key(), export);
       }
     }
     deltas.values().removeIf(UriState.Delta::isZero);
@@ -126,20 +140,31 @@ public final class PageLoader implements Loader {
   }
 
   /**
-   * Adds {@code version} to its URI's full history; when that changed it, writes the new history
-   * and returns the history-table changes, else none.
+   * What adding a version did to its URI's history: the history-table changes, and the schedule's
+   * next fetch of the new history (null when the history did not change).
    */
-  private List<TimedCellChange> historyChanges(
+  private record HistoryUpdate(List<TimedCellChange> changes, Long nextFetchMillis) {
+    static final HistoryUpdate NONE = new HistoryUpdate(List.of(), null);
+  }
+
+  /**
+   * Adds {@code version} to its URI's full history; when that changed it, writes the new history
+   * and returns the history-table changes and the new schedule's next fetch, else {@link
+   * HistoryUpdate#NONE}.
+   */
+  private HistoryUpdate history(
       TransactionBase tx, Page version, RowColumn histCell, Map<RowColumn, String> stored) {
     String held = stored.get(histCell);
     List<HistoryEntry> before = held == null ? List.of() : HistorySchema.decodeFullHistory(held);
     List<HistoryEntry> after = Histories.add(before, version);
     if (after.equals(before)) {
-      return List.of();
+      return HistoryUpdate.NONE;
     }
     tx.set(histCell.getsRow(), HIST_ALL, HistorySchema.encodeFullHistory(after));
-    return HistoryCells.changes(
-        version.key(), before, after, history.schedule(), history.versions(), UNSTAMPED);
+    return new HistoryUpdate(
+        HistoryCells.changes(
+            version.key(), before, after, history.schedule(), history.versions(), UNSTAMPED),
+        HistoryCells.schedule(after, history.schedule()).nextFetchMillis());
   }
 
   /** This attempt's counts replace the previous attempt's (a collision made Fluo run it again). */

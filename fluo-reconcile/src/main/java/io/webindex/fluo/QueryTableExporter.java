@@ -1,11 +1,13 @@
 package io.webindex.fluo;
 
 import io.webindex.core.schema.CellChange;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.TimedCellChange;
 import io.webindex.seed.IndexExport;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
+import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
 import io.webindex.store.StoreException;
 import java.util.Iterator;
@@ -46,6 +48,12 @@ import org.slf4j.LoggerFactory;
  * just below it ({@link #stamp}), so the newest export's schedule hides every older one whatever
  * the write order. A query table without a history table (made by hand, not by a recompute) gets
  * one, keeping the application's {@code webindex.history.versions}.
+ *
+ * <p>The frontier-table changes of an export ({@link IndexExport#frontier}) go to the query table's
+ * frontier table ({@link FrontierSchema#frontierTable}), stamped like the query-table changes: a
+ * put and a delete at the export's timestamp, so of two exports that change one column the newer
+ * one wins whatever the write order (a URI's entry moves by a delete of its old column and a put of
+ * its new one, which never share a column). A query table without a frontier table gets one.
  */
 final class QueryTableExporter implements Exporter<String, IndexExport> {
   private static final Logger log = LoggerFactory.getLogger(QueryTableExporter.class);
@@ -61,6 +69,7 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
   private final SimpleConfiguration app;
   private Connector conn;
   private boolean historyTableChecked;
+  private boolean frontierTableChecked;
 
   QueryTableExporter(SimpleConfiguration app) {
     this.app = app;
@@ -154,6 +163,20 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
     historyTableChecked = true;
   }
 
+  private synchronized void ensureFrontierTable(Connector c) {
+    if (frontierTableChecked) {
+      return;
+    }
+    String table = table(app);
+    if (FrontierTables.createIfMissing(c, table)) {
+      log.warn(
+          "the query table {} had no frontier table: created {}",
+          table,
+          FrontierSchema.frontierTable(table));
+    }
+    frontierTableChecked = true;
+  }
+
   @Override
   public void export(Iterator<SequencedExport<String, IndexExport>> exports) {
     long epoch = epoch(app);
@@ -168,10 +191,12 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
       throw new StoreException("the query table " + table + " does not exist");
     }
     ensureHistoryTable(c);
+    ensureFrontierTable(c);
     MultiTableBatchWriter mtbw = c.createMultiTableBatchWriter(new BatchWriterConfig());
     try {
       BatchWriter bw = mtbw.getBatchWriter(table);
       BatchWriter hw = null;
+      BatchWriter fw = null;
       while (exports.hasNext()) {
         SequencedExport<String, IndexExport> e = exports.next();
         long ts = timestamp(epoch, e.getSequence());
@@ -184,16 +209,25 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
           }
           hw.addMutation(stamp(change, ts));
         }
+        for (CellChange change : e.getValue().frontier()) {
+          if (fw == null) {
+            fw = mtbw.getBatchWriter(FrontierSchema.frontierTable(table));
+          }
+          fw.addMutation(Cells.toMutation(change, ts));
+        }
       }
       mtbw.close();
       mtbw = null;
     } catch (MutationsRejectedException e) {
       throw new StoreException(
-          "the query table " + table + " or its history table rejected exports: " + e.getMessage(),
+          "the query table "
+              + table
+              + " or its history or frontier table rejected exports: "
+              + e.getMessage(),
           e);
     } catch (TableNotFoundException e) {
       throw new StoreException(
-          "the query table " + table + " or its history table does not exist", e);
+          "the query table " + table + " or its history or frontier table does not exist", e);
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new StoreException("cannot write the exports of " + table + ": " + e.getMessage(), e);
     } finally {

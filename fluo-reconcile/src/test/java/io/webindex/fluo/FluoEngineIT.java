@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.schema.DumpFormat;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.schema.TimedCell;
@@ -153,20 +154,30 @@ class FluoEngineIT extends AccumuloITBase {
    * batch runs write.
    */
   static List<String> historyOracle(long snapshot) throws IOException {
+    return HistoryOracle.dump(store, snapshot, List.of(), cfg.historyVersions(), rule());
+  }
+
+  /** The schedule rule of the configuration, in the oracle's terms. */
+  static HistoryOracle.Rule rule() {
     ScheduleConfig s = cfg.schedule();
-    return HistoryOracle.dump(
-        store,
-        snapshot,
-        List.of(),
-        cfg.historyVersions(),
-        new HistoryOracle.Rule(
-            s.defaultIntervalSeconds(),
-            s.minIntervalSeconds(),
-            s.maxIntervalSeconds(),
-            s.incRate(),
-            s.decRate(),
-            s.syncDelta(),
-            s.syncDeltaRate()));
+    return new HistoryOracle.Rule(
+        s.defaultIntervalSeconds(),
+        s.minIntervalSeconds(),
+        s.maxIntervalSeconds(),
+        s.incRate(),
+        s.decRate(),
+        s.syncDelta(),
+        s.syncDeltaRate());
+  }
+
+  /** The oracle's frontier table of the batches up to {@code snapshot}. */
+  static List<String> frontierOracle(long snapshot) throws IOException {
+    return HistoryOracle.frontier(store, snapshot, rule());
+  }
+
+  /** The frontier table of {@code queryTable} as dump lines, in table order. */
+  static List<String> dumpFrontier(String queryTable) {
+    return dumpTable(FrontierSchema.frontierTable(queryTable));
   }
 
   /**
@@ -248,6 +259,8 @@ class FluoEngineIT extends AccumuloITBase {
         DumpDiff.assertSameLines(oracle(b), dumpTable(baseTable), "query table after batch " + b);
         DumpDiff.assertSameLines(
             historyOracle(b), dumpHistory(baseTable), "history table after batch " + b);
+        DumpDiff.assertSameLines(
+            frontierOracle(b), dumpFrontier(baseTable), "frontier table after batch " + b);
       }
 
       List<String> before = dumpTable(baseTable);
@@ -289,6 +302,10 @@ class FluoEngineIT extends AccumuloITBase {
     assertTrue(
         expected.stream().anyMatch(l -> l.contains("pagecount")), "fixture has pagecount cells");
     assertTrue(expected.stream().anyMatch(l -> l.contains("\trank:")), "fixture has rank cells");
+    assertTrue(
+        frontierOracle(2).stream()
+            .anyMatch(l -> l.startsWith("q:a.example.com\tdue:0000000000000000:")),
+        "fixture: a URI linked to and never crawled, due at once");
 
     try (FluoSession fluo = FluoSession.embedded(cfg, cfg.fluoApp(), 2)) {
       List<String> table = incountAndDomainCells(dumpTable(baseTable));
@@ -302,6 +319,7 @@ class FluoEngineIT extends AccumuloITBase {
         expected, incountAndDomainCells(dumpTable(baseTable)), "incount and domain cells after");
     DumpDiff.assertSameLines(oracle(2), dumpTable(baseTable), "query table after batch 2");
     DumpDiff.assertSameLines(historyOracle(2), dumpHistory(baseTable), "history after batch 2");
+    DumpDiff.assertSameLines(frontierOracle(2), dumpFrontier(baseTable), "frontier after batch 2");
   }
 
   /**
@@ -332,6 +350,8 @@ class FluoEngineIT extends AccumuloITBase {
     DumpDiff.assertSameLines(oracle(2), dumpTable(runTable), "the run's table after the catch-up");
     DumpDiff.assertSameLines(
         historyOracle(2), dumpHistory(runTable), "the run's history table after the catch-up");
+    DumpDiff.assertSameLines(
+        frontierOracle(2), dumpFrontier(runTable), "the run's frontier table after the catch-up");
 
     String version = runs.servedVersion().version();
     Cutover.Result again =
@@ -456,13 +476,15 @@ class FluoEngineIT extends AccumuloITBase {
   /**
    * A random web with several crawls per page: versions older than the current one (stale, also in
    * later batches: out of order), duplicates (the same line again, in the same or another file or
-   * batch: a millisecond already held, which the later version wins) and deletions. After each load
-   * the exported query table and history table are the oracle's, with three history versions kept
-   * per URI and the schedule's clamps at work.
+   * batch: a millisecond already held, which the later version wins) and deletions; then two
+   * batches by hand in which URIs never crawled are linked to and unlinked again (urc up and down
+   * to 0). After each load the exported query table, history table and frontier table are the
+   * oracle's, with three history versions kept per URI and the schedule's clamps at work.
    */
   @Test
   @Order(5)
-  void historyAndScheduleOfARandomWebWithSeveralCrawlsPerPageAreTheOracles() throws Exception {
+  void historyScheduleAndFrontierOfARandomWebWithSeveralCrawlsPerPageAreTheOracles()
+      throws Exception {
     int[] mix = randomWeb(store.resolve("batches"), 3, 6);
     int stale = mix[0];
     int duplicates = mix[1];
@@ -474,8 +496,30 @@ class FluoEngineIT extends AccumuloITBase {
         "URIs with more crawls than the three versions kept");
     assertTrue(history.stream().anyMatch(l -> l.contains("\tgone - 0")), "a gone crawl");
 
+    // two pages of the random web link to URIs nobody crawled, then stop linking to them
+    String p0 = "http://a.example.com/p0";
+    String p2 = "http://c.example.org/p2";
+    String newA = "http://new.example.net/a";
+    String newB = "http://new.example.net/b";
+    batch(
+        7,
+        page(p0, "2026-04-01T00:00:00Z", newA, newB, p2),
+        page(p2, "2026-04-01T00:00:00Z", newA));
+    batch(8, page(p0, "2026-04-02T00:00:00Z", p2), deleted(p2, "2026-04-02T00:00:00Z"));
+    assertTrue(
+        frontierOracle(7).stream()
+            .anyMatch(l -> l.startsWith("q:new.example.net\tdue:0000000000000000:")),
+        "linked to, never crawled: due at once");
+    assertTrue(
+        frontierOracle(8).stream().noneMatch(l -> l.startsWith("q:new.example.net\t")),
+        "no longer linked to: out of the frontier");
+    assertNotEquals(
+        frontierOracle(6).stream().filter(l -> l.contains("/p0\t")).toList(),
+        frontierOracle(8).stream().filter(l -> l.contains("/p0\t")).toList(),
+        "re-crawled: p0 moves");
+
     try (FluoSession fluo = FluoSession.embedded(cfg, cfg.fluoApp(), 2)) {
-      for (long upTo : new long[] {4, 6}) {
+      for (long upTo : new long[] {4, 6, 7, 8}) {
         BatchApplier.Result r = applier(fluo).applyPending(upTo);
         fluo.awaitIdle();
         assertEquals(upTo, r.appliedAfter());
@@ -483,6 +527,8 @@ class FluoEngineIT extends AccumuloITBase {
             oracle(upTo), dumpTable(baseTable), "query table after batch " + upTo);
         DumpDiff.assertSameLines(
             historyOracle(upTo), dumpHistory(baseTable), "history table after batch " + upTo);
+        DumpDiff.assertSameLines(
+            frontierOracle(upTo), dumpFrontier(baseTable), "frontier table after batch " + upTo);
       }
     }
   }

@@ -1,10 +1,12 @@
 package io.webindex.seed;
 
 import io.webindex.core.model.UriState;
+import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.CellChangeCodec;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.schema.TimedCellChangeCodec;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.fluo.api.config.SimpleConfiguration;
 import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
 
@@ -13,7 +15,8 @@ import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
  * so the Fluo table can be inspected with a plain scan. Strings (the queues' keys) followed by
  * {@link #KEY_TRAILER}, longs in decimal, URI deltas as {@code <urc>,<crawled>} ({@link
  * FluoSchema}), exports as encoded cell changes ({@link CellChangeCodec}) followed by encoded
- * history changes ({@link TimedCellChangeCodec}: lines with other first letters).
+ * history changes ({@link TimedCellChangeCodec}: lines with other first letters) and the
+ * frontier-table changes (cell-change lines each prefixed with {@link #FRONTIER_LINE}).
  *
  * <p>Why the trailer: a combine queue takes each key out of its update rows ({@code
  * <id>:u:<bucket>:<key><8-byte timestamp>}) as a slice of the row, and groups the updates in a hash
@@ -35,6 +38,12 @@ public final class WebindexSerializer implements SimpleSerializer {
   /** What follows every serialized string (see the class comment). */
   static final String KEY_TRAILER = "~".repeat(KEY_TRAILER_LENGTH);
 
+  /**
+   * The first letter of an export's frontier-table lines, before the cell change's own {@code P} or
+   * {@code D}: unlike the first letters of the query-table and history-table lines.
+   */
+  static final char FRONTIER_LINE = 'F';
+
   @Override
   public void init(SimpleConfiguration appConfig) {}
 
@@ -48,7 +57,10 @@ public final class WebindexSerializer implements SimpleSerializer {
     } else if (obj instanceof UriState.Delta d) {
       s = FluoSchema.encodeUriDelta(d);
     } else if (obj instanceof IndexExport e) {
-      s = CellChangeCodec.encode(e.changes()) + TimedCellChangeCodec.encode(e.history());
+      s =
+          CellChangeCodec.encode(e.changes())
+              + TimedCellChangeCodec.encode(e.history())
+              + frontierLines(e.frontier());
     } else {
       throw new IllegalArgumentException("no serialization for " + obj.getClass());
     }
@@ -76,19 +88,42 @@ public final class WebindexSerializer implements SimpleSerializer {
     return clazz.cast(o);
   }
 
-  /** An export's query-table lines and history lines, told apart by their first letter. */
+  /** The encoded frontier-table changes, each line prefixed with {@link #FRONTIER_LINE}. */
+  private static String frontierLines(List<CellChange> frontier) {
+    if (frontier.isEmpty()) {
+      return "";
+    }
+    String lines = CellChangeCodec.encode(frontier);
+    StringBuilder sb = new StringBuilder(lines.length() + frontier.size());
+    int start = 0;
+    while (start < lines.length()) {
+      int end = lines.indexOf('\n', start) + 1;
+      sb.append(FRONTIER_LINE).append(lines, start, end);
+      start = end;
+    }
+    return sb.toString();
+  }
+
+  /** An export's query-table, history and frontier lines, told apart by their first letter. */
   private static IndexExport export(String s) {
     StringBuilder query = new StringBuilder(s.length());
     StringBuilder history = new StringBuilder();
+    StringBuilder frontier = new StringBuilder();
     int start = 0;
     while (start < s.length()) {
       int end = s.indexOf('\n', start);
       end = end < 0 ? s.length() : end + 1;
       String line = s.substring(start, end);
-      (TimedCellChangeCodec.isTimedLine(line) ? history : query).append(line);
+      if (line.charAt(0) == FRONTIER_LINE) {
+        frontier.append(line, 1, line.length());
+      } else {
+        (TimedCellChangeCodec.isTimedLine(line) ? history : query).append(line);
+      }
       start = end;
     }
     return new IndexExport(
-        CellChangeCodec.decode(query.toString()), TimedCellChangeCodec.decode(history.toString()));
+        CellChangeCodec.decode(query.toString()),
+        TimedCellChangeCodec.decode(history.toString()),
+        CellChangeCodec.decode(frontier.toString()));
   }
 }
