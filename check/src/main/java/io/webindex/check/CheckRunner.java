@@ -6,6 +6,7 @@ import io.webindex.check.engine.Exclusions;
 import io.webindex.check.mr.CheckJob;
 import io.webindex.check.mr.FindingLines;
 import io.webindex.check.scan.FileCheck;
+import io.webindex.check.scan.FrontierScan;
 import io.webindex.check.scan.HistoryScan;
 import io.webindex.check.scan.ScannerCheck;
 import io.webindex.check.scan.SnapshotExclusions;
@@ -203,6 +204,8 @@ public final class CheckRunner {
     }
     // the history tables, in this process whatever the mode (one row of each at a time)
     HistoryScan.run(conn, run.table(), actualTable, cfg.historySettings(), skip, acc);
+    // and the frontier tables, the same way
+    FrontierScan.run(conn, run.table(), actualTable, skip, acc);
     inFlightViolations = acc.inFlightViolations();
     return new CheckReport(
         run.table(),

@@ -131,13 +131,16 @@ class IncrementalIT extends AccumuloITBase {
     return WebindexApp.startEmbedded(fc, Files.createTempDirectory(tmp, "minifluo"), 4);
   }
 
-  /** The Fluo table's own state: p: pages and the um:/dm: combine-queue data. */
+  /** The Fluo table's own state: p: pages, the um:/dm: combine-queue data, f: frontier inputs. */
   static Map<String, String> fluoState(FluoClient client) {
     Map<String, String> out = new TreeMap<>();
     try (Snapshot s = client.newSnapshot()) {
       for (RowColumnValue rcv : s.scanner().build()) {
         String row = rcv.getsRow();
-        if (row.startsWith("p:") || row.startsWith("um:") || row.startsWith("dm:")) {
+        if (row.startsWith("p:")
+            || row.startsWith("um:")
+            || row.startsWith("dm:")
+            || row.startsWith("f:")) {
           out.put(
               row + " " + rcv.getColumn().getsFamily() + ":" + rcv.getColumn().getsQualifier(),
               rcv.getsValue());
@@ -268,6 +271,17 @@ class IncrementalIT extends AccumuloITBase {
             seedState(batch),
             fluoState(client),
             "Fluo table vs the recompute's seed after batch " + b);
+        // the frontier: the Fluo-maintained one is the recompute's and the oracle's
+        List<String> frontier =
+            dumpTable(io.webindex.core.schema.FrontierSchema.frontierTable(base.table()));
+        assertEquals(
+            io.webindex.testkit.oracle.HistoryOracle.frontier(store, b, RecomputeIT.RULE),
+            frontier,
+            "Fluo-maintained frontier vs oracle after batch " + b);
+        assertEquals(
+            dumpTable(io.webindex.core.schema.FrontierSchema.frontierTable(batch.table())),
+            frontier,
+            "Fluo-maintained frontier vs recompute after batch " + b);
       }
       // the batches held versions older than one applied in an earlier batch (a stale arrival)
       assertTrue(oracle(3).staleAcrossBatches() >= 10, "stale versions in later batches");

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The consistency check of the recomputed table (and its history table) against a clone of it
- * ({@code check --actual}).
+ * The consistency check of the recomputed table (and its history and frontier tables) against a
+ * clone of it ({@code check --actual}).
  */
 final class CheckStage {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,6 +33,18 @@ final class CheckStage {
           .clone(
               history,
               io.webindex.core.schema.HistorySchema.historyTable(clone),
+              true,
+              Map.of(),
+              Set.of());
+    }
+    // and its frontier, which it compares too
+    String frontier = io.webindex.core.schema.FrontierSchema.frontierTable(b0.table());
+    if (env.conn().tableOperations().exists(frontier)) {
+      env.conn()
+          .tableOperations()
+          .clone(
+              frontier,
+              io.webindex.core.schema.FrontierSchema.frontierTable(clone),
               true,
               Map.of(),
               Set.of());
