@@ -1,13 +1,10 @@
 package io.webindex.store;
 
 import io.webindex.core.schema.FrontierSchema;
+import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import org.apache.accumulo.core.client.AccumuloException;
-import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.accumulo.core.client.TableExistsException;
-import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.hadoop.io.Text;
 
 /**
@@ -24,19 +21,8 @@ public final class FrontierTables {
    * @throws StoreException when it exists already: a run only writes into fresh tables
    */
   public static String createFresh(Connector conn, String queryTable, SortedSet<Text> splits) {
-    String table = FrontierSchema.frontierTable(queryTable);
-    try {
-      conn.tableOperations().create(table);
-      if (!splits.isEmpty()) {
-        conn.tableOperations().addSplits(table, splits);
-      }
-      return table;
-    } catch (TableExistsException e) {
-      throw new StoreException(
-          "table " + table + " exists already; a run only writes into a fresh table", e);
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
-      throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
-    }
+    return CompanionTables.createFresh(
+        conn, FrontierSchema.frontierTable(queryTable), Map.of(), splits);
   }
 
   /** As {@link #createFresh(Connector, String, SortedSet)}, unsplit. */
@@ -51,18 +37,8 @@ public final class FrontierTables {
    * @return whether this call created it
    */
   public static boolean createIfMissing(Connector conn, String queryTable) {
-    String table = FrontierSchema.frontierTable(queryTable);
-    if (conn.tableOperations().exists(table)) {
-      return false;
-    }
-    try {
-      conn.tableOperations().create(table);
-      return true;
-    } catch (TableExistsException e) {
-      return false;
-    } catch (AccumuloException | AccumuloSecurityException e) {
-      throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
-    }
+    return CompanionTables.createIfMissing(
+        conn, FrontierSchema.frontierTable(queryTable), Map.of());
   }
 
   /** Whether the frontier table of {@code queryTable} exists. */
@@ -72,13 +48,6 @@ public final class FrontierTables {
 
   /** Drops the frontier table of {@code queryTable} if it exists. */
   public static void dropIfExists(Connector conn, String queryTable) {
-    String table = FrontierSchema.frontierTable(queryTable);
-    try {
-      if (conn.tableOperations().exists(table)) {
-        conn.tableOperations().delete(table);
-      }
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
-      throw new StoreException("cannot drop table " + table + ": " + e.getMessage(), e);
-    }
+    CompanionTables.dropIfExists(conn, FrontierSchema.frontierTable(queryTable));
   }
 }

@@ -16,9 +16,7 @@ import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
-import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
-import org.apache.accumulo.core.client.admin.NewTableConfiguration;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
@@ -108,20 +106,8 @@ public final class HistoryTables {
    */
   public static String createFresh(
       Connector conn, String queryTable, HistorySettings settings, SortedSet<Text> splits) {
-    String table = HistorySchema.historyTable(queryTable);
-    try {
-      conn.tableOperations()
-          .create(table, new NewTableConfiguration().setProperties(properties(settings)));
-      if (!splits.isEmpty()) {
-        conn.tableOperations().addSplits(table, splits);
-      }
-      return table;
-    } catch (TableExistsException e) {
-      throw new StoreException(
-          "table " + table + " exists already; a run only writes into a fresh table", e);
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
-      throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
-    }
+    return CompanionTables.createFresh(
+        conn, HistorySchema.historyTable(queryTable), properties(settings), splits);
   }
 
   /**
@@ -132,19 +118,8 @@ public final class HistoryTables {
    */
   public static boolean createIfMissing(
       Connector conn, String queryTable, HistorySettings settings) {
-    String table = HistorySchema.historyTable(queryTable);
-    if (conn.tableOperations().exists(table)) {
-      return false;
-    }
-    try {
-      conn.tableOperations()
-          .create(table, new NewTableConfiguration().setProperties(properties(settings)));
-      return true;
-    } catch (TableExistsException e) {
-      return false;
-    } catch (AccumuloException | AccumuloSecurityException e) {
-      throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
-    }
+    return CompanionTables.createIfMissing(
+        conn, HistorySchema.historyTable(queryTable), properties(settings));
   }
 
   /** Whether the history table of {@code queryTable} exists. */
@@ -154,14 +129,7 @@ public final class HistoryTables {
 
   /** Drops the history table of {@code queryTable} if it exists. */
   public static void dropIfExists(Connector conn, String queryTable) {
-    String table = HistorySchema.historyTable(queryTable);
-    try {
-      if (conn.tableOperations().exists(table)) {
-        conn.tableOperations().delete(table);
-      }
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
-      throw new StoreException("cannot drop table " + table + ": " + e.getMessage(), e);
-    }
+    CompanionTables.dropIfExists(conn, HistorySchema.historyTable(queryTable));
   }
 
   /** One URI's urc series as read: its row and (timestamp, urc) pairs, newest first. */

@@ -5,17 +5,13 @@ import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.FrontierCheck;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.FrontierSchema;
-import io.webindex.store.StoreException;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
-import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
-import org.apache.accumulo.core.security.Authorizations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +42,8 @@ public final class FrontierScan {
           e);
       return false;
     }
-    Scanner es = scanner(conn, e);
-    Scanner as = conn.tableOperations().exists(a) ? scanner(conn, a) : null;
+    Scanner es = TableScans.scanner(conn, e);
+    Scanner as = conn.tableOperations().exists(a) ? TableScans.scanner(conn, a) : null;
     try {
       new FrontierCheck(skip, acc)
           .run(
@@ -62,37 +58,16 @@ public final class FrontierScan {
     return true;
   }
 
-  private static Scanner scanner(Connector conn, String table) {
-    try {
-      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
-      s.setBatchSize(10_000);
-      return s;
-    } catch (TableNotFoundException e) {
-      throw new StoreException("no table " + table, e);
-    }
-  }
-
   private static Iterator<Cell> cells(Iterator<Map.Entry<Key, Value>> entries) {
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return entries.hasNext();
-      }
-
-      @Override
-      public Cell next() {
-        Map.Entry<Key, Value> en = entries.next();
-        Key k = en.getKey();
-        return new Cell(
-            text(k.getRowData().toArray()),
-            text(k.getColumnFamilyData().toArray()),
-            text(k.getColumnQualifierData().toArray()),
-            text(en.getValue().get()));
-      }
-    };
-  }
-
-  private static String text(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
+    return TableScans.map(
+        entries,
+        en -> {
+          Key k = en.getKey();
+          return new Cell(
+              TableScans.text(k.getRowData().toArray()),
+              TableScans.text(k.getColumnFamilyData().toArray()),
+              TableScans.text(k.getColumnQualifierData().toArray()),
+              TableScans.text(en.getValue().get()));
+        });
   }
 }

@@ -7,17 +7,13 @@ import io.webindex.core.history.HistorySettings;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.TimedCell;
 import io.webindex.store.HistoryTables;
-import io.webindex.store.StoreException;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
-import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
-import org.apache.accumulo.core.security.Authorizations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,8 +56,8 @@ public final class HistoryScan {
             actualExists ? rule(conn, actual, configured) : configured,
             skip,
             acc);
-    Scanner es = scanner(conn, e);
-    Scanner as = actualExists ? scanner(conn, a) : null;
+    Scanner es = TableScans.scanner(conn, e);
+    Scanner as = actualExists ? TableScans.scanner(conn, a) : null;
     try {
       check.run(
           cells(es.iterator()), as == null ? Collections.emptyIterator() : cells(as.iterator()));
@@ -88,38 +84,17 @@ public final class HistoryScan {
             });
   }
 
-  private static Scanner scanner(Connector conn, String table) {
-    try {
-      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
-      s.setBatchSize(10_000);
-      return s;
-    } catch (TableNotFoundException e) {
-      throw new StoreException("no table " + table, e);
-    }
-  }
-
   private static Iterator<TimedCell> cells(Iterator<Map.Entry<Key, Value>> entries) {
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return entries.hasNext();
-      }
-
-      @Override
-      public TimedCell next() {
-        Map.Entry<Key, Value> en = entries.next();
-        Key k = en.getKey();
-        return new TimedCell(
-            text(k.getRowData().toArray()),
-            text(k.getColumnFamilyData().toArray()),
-            text(k.getColumnQualifierData().toArray()),
-            k.getTimestamp(),
-            text(en.getValue().get()));
-      }
-    };
-  }
-
-  private static String text(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
+    return TableScans.map(
+        entries,
+        en -> {
+          Key k = en.getKey();
+          return new TimedCell(
+              TableScans.text(k.getRowData().toArray()),
+              TableScans.text(k.getColumnFamilyData().toArray()),
+              TableScans.text(k.getColumnQualifierData().toArray()),
+              k.getTimestamp(),
+              TableScans.text(en.getValue().get()));
+        });
   }
 }

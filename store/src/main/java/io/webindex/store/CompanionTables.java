@@ -1,0 +1,71 @@
+package io.webindex.store;
+
+import java.util.Map;
+import java.util.SortedSet;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.TableExistsException;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.client.admin.NewTableConfiguration;
+import org.apache.hadoop.io.Text;
+
+/**
+ * The life of the tables that go with each run's query table (its history and frontier tables):
+ * created fresh by a run, or by the Fluo exporter when missing, and dropped with the run.
+ */
+final class CompanionTables {
+  private CompanionTables() {}
+
+  /**
+   * Creates {@code table} with {@code props}, split at {@code splits}.
+   *
+   * @throws StoreException when it exists already: a run only writes into fresh tables
+   */
+  static String createFresh(
+      Connector conn, String table, Map<String, String> props, SortedSet<Text> splits) {
+    try {
+      conn.tableOperations().create(table, new NewTableConfiguration().setProperties(props));
+      if (!splits.isEmpty()) {
+        conn.tableOperations().addSplits(table, splits);
+      }
+      return table;
+    } catch (TableExistsException e) {
+      throw new StoreException(
+          "table " + table + " exists already; a run only writes into a fresh table", e);
+    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+      throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Creates {@code table} with {@code props} unless it exists (also when another process creates it
+   * at the same moment).
+   *
+   * @return whether this call created it
+   */
+  static boolean createIfMissing(Connector conn, String table, Map<String, String> props) {
+    if (conn.tableOperations().exists(table)) {
+      return false;
+    }
+    try {
+      conn.tableOperations().create(table, new NewTableConfiguration().setProperties(props));
+      return true;
+    } catch (TableExistsException e) {
+      return false;
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Drops {@code table} if it exists. */
+  static void dropIfExists(Connector conn, String table) {
+    try {
+      if (conn.tableOperations().exists(table)) {
+        conn.tableOperations().delete(table);
+      }
+    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+      throw new StoreException("cannot drop table " + table + ": " + e.getMessage(), e);
+    }
+  }
+}
