@@ -1,15 +1,11 @@
 package io.webindex.fluo;
 
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.core.schema.FrontierSchema;
-import io.webindex.core.schema.HistorySchema;
 import io.webindex.store.AccumuloConnections;
-import io.webindex.store.BulkImport;
-import io.webindex.store.FrontierTables;
-import io.webindex.store.HistoryTables;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.RunTables;
 import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.io.IOException;
@@ -352,18 +348,7 @@ public final class Cutover {
       }
     }
     for (RunRecord r : expired.runs()) {
-      if (conn.tableOperations().exists(r.table())) {
-        BulkImport.dropIfExists(conn, r.table());
-        dropped.add(r.table());
-      }
-      if (HistoryTables.exists(conn, r.table())) {
-        HistoryTables.dropIfExists(conn, r.table());
-        dropped.add(HistorySchema.historyTable(r.table()));
-      }
-      if (FrontierTables.exists(conn, r.table())) {
-        FrontierTables.dropIfExists(conn, r.table());
-        dropped.add(FrontierSchema.frontierTable(r.table()));
-      }
+      dropped.addAll(RunTables.dropAll(conn, r.table()));
       if (!r.workDir().isEmpty()) {
         Path work = new Path(r.workDir());
         FileSystem fs = work.getFileSystem(hadoop);

@@ -16,6 +16,7 @@ import io.webindex.store.HistoryTables;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.store.RunTables;
 import io.webindex.store.StoreException;
 import io.webindex.store.mapreduce.Jobs;
 import java.io.IOException;
@@ -247,9 +248,7 @@ final class Recompute {
           e instanceof Jobs.JobFailed || e instanceof UserError ? null : e);
       if (tableMayExist) {
         try {
-          BulkImport.dropIfExists(conn, table);
-          HistoryTables.dropIfExists(conn, table);
-          FrontierTables.dropIfExists(conn, table);
+          RunTables.dropAll(conn, table);
         } catch (RuntimeException cleanup) {
           log.error("could not drop the half-built table {}: {}", table, cleanup.getMessage());
           what += "; the half-built table " + table + " could not be dropped: " + cleanup;
@@ -512,9 +511,7 @@ final class Recompute {
         "run %s: cleaning up the %s attempt started %s (table %s, %s)%n",
         runId, what, r.started(), table, runDir);
     log.info("run {}: cleaning up the {} attempt started {}", runId, what, r.started());
-    BulkImport.dropIfExists(conn, table);
-    HistoryTables.dropIfExists(conn, table);
-    FrontierTables.dropIfExists(conn, table);
+    RunTables.dropAll(conn, table);
     if (workFs.exists(runDir) && !workFs.delete(runDir, true)) {
       throw new StoreException("cannot delete the earlier attempt's work directory " + runDir);
     }

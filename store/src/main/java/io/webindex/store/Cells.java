@@ -2,6 +2,7 @@ package io.webindex.store;
 
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CellChange;
+import io.webindex.core.schema.TimedCell;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +81,16 @@ public final class Cells {
         text(key.getRowData()),
         text(key.getColumnFamilyData()),
         text(key.getColumnQualifierData()),
+        new String(value.get(), StandardCharsets.UTF_8));
+  }
+
+  /** The cell version a key and value hold, with its timestamp (visibility dropped). */
+  public static TimedCell timedFromEntry(Key key, Value value) {
+    return new TimedCell(
+        text(key.getRowData()),
+        text(key.getColumnFamilyData()),
+        text(key.getColumnQualifierData()),
+        key.getTimestamp(),
         new String(value.get(), StandardCharsets.UTF_8));
   }
 

@@ -57,15 +57,4 @@ final class CompanionTables {
       throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
     }
   }
-
-  /** Drops {@code table} if it exists. */
-  static void dropIfExists(Connector conn, String table) {
-    try {
-      if (conn.tableOperations().exists(table)) {
-        conn.tableOperations().delete(table);
-      }
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
-      throw new StoreException("cannot drop table " + table + ": " + e.getMessage(), e);
-    }
-  }
 }

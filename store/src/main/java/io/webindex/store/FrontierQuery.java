@@ -3,7 +3,6 @@ package io.webindex.store;
 import io.webindex.core.frontier.FrontierEntry;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.FrontierSchema;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -115,12 +114,7 @@ public final class FrontierQuery {
             @Override
             public Cell next() {
               Map.Entry<Key, Value> e = it.next();
-              Key k = e.getKey();
-              return new Cell(
-                  k.getRow().toString(),
-                  k.getColumnFamily().toString(),
-                  k.getColumnQualifier().toString(),
-                  new String(e.getValue().get(), StandardCharsets.UTF_8));
+              return Cells.fromEntry(e.getKey(), e.getValue());
             }
           };
       return select(table, cells, atMillis, limit, perHost);

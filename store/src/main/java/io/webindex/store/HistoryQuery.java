@@ -6,7 +6,6 @@ import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.TimedCell;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -169,7 +168,7 @@ public final class HistoryQuery {
       Iterator<Map.Entry<Key, Value>> it = scanner.iterator();
       while (it.hasNext()) {
         Map.Entry<Key, Value> e = it.next();
-        TimedCell c = timed(e.getKey(), e.getValue());
+        TimedCell c = Cells.timedFromEntry(e.getKey(), e.getValue());
         any = true;
         switch (c.family()) {
           case HistorySchema.FAM_CRAWL -> {
@@ -276,15 +275,6 @@ public final class HistoryQuery {
   }
 
   // ------------------------------------------------------------------ decoding
-
-  private static TimedCell timed(Key k, Value v) {
-    return new TimedCell(
-        k.getRow().toString(),
-        k.getColumnFamily().toString(),
-        k.getColumnQualifier().toString(),
-        k.getTimestamp(),
-        new String(v.get(), StandardCharsets.UTF_8));
-  }
 
   private interface Decoder<T> {
     T decode();

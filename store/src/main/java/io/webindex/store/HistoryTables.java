@@ -127,11 +127,6 @@ public final class HistoryTables {
     return conn.tableOperations().exists(HistorySchema.historyTable(queryTable));
   }
 
-  /** Drops the history table of {@code queryTable} if it exists. */
-  public static void dropIfExists(Connector conn, String queryTable) {
-    CompanionTables.dropIfExists(conn, HistorySchema.historyTable(queryTable));
-  }
-
   /** One URI's urc series as read: its row and (timestamp, urc) pairs, newest first. */
   public interface UrcSeriesSink {
     void accept(String uriKey, long[] timestampAndUrc) throws IOException;

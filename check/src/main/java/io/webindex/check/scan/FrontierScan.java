@@ -3,15 +3,9 @@ package io.webindex.check.scan;
 import io.webindex.check.engine.CheckAccumulator;
 import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.FrontierCheck;
-import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.FrontierSchema;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.Map;
+import io.webindex.store.Cells;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.accumulo.core.client.Scanner;
-import org.apache.accumulo.core.data.Key;
-import org.apache.accumulo.core.data.Value;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,32 +36,7 @@ public final class FrontierScan {
           e);
       return false;
     }
-    Scanner es = TableScans.scanner(conn, e);
-    Scanner as = conn.tableOperations().exists(a) ? TableScans.scanner(conn, a) : null;
-    try {
-      new FrontierCheck(skip, acc)
-          .run(
-              cells(es.iterator()),
-              as == null ? Collections.emptyIterator() : cells(as.iterator()));
-    } finally {
-      es.close();
-      if (as != null) {
-        as.close();
-      }
-    }
+    TableScans.both(conn, e, a, Cells::fromEntry, new FrontierCheck(skip, acc)::run);
     return true;
-  }
-
-  private static Iterator<Cell> cells(Iterator<Map.Entry<Key, Value>> entries) {
-    return TableScans.map(
-        entries,
-        en -> {
-          Key k = en.getKey();
-          return new Cell(
-              TableScans.text(k.getRowData().toArray()),
-              TableScans.text(k.getColumnFamilyData().toArray()),
-              TableScans.text(k.getColumnQualifierData().toArray()),
-              TableScans.text(en.getValue().get()));
-        });
   }
 }

@@ -5,15 +5,9 @@ import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.HistoryCheck;
 import io.webindex.core.history.HistorySettings;
 import io.webindex.core.schema.HistorySchema;
-import io.webindex.core.schema.TimedCell;
+import io.webindex.store.Cells;
 import io.webindex.store.HistoryTables;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.Map;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.accumulo.core.client.Scanner;
-import org.apache.accumulo.core.data.Key;
-import org.apache.accumulo.core.data.Value;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,17 +50,7 @@ public final class HistoryScan {
             actualExists ? rule(conn, actual, configured) : configured,
             skip,
             acc);
-    Scanner es = TableScans.scanner(conn, e);
-    Scanner as = actualExists ? TableScans.scanner(conn, a) : null;
-    try {
-      check.run(
-          cells(es.iterator()), as == null ? Collections.emptyIterator() : cells(as.iterator()));
-    } finally {
-      es.close();
-      if (as != null) {
-        as.close();
-      }
-    }
+    TableScans.both(conn, e, a, Cells::timedFromEntry, check::run);
     return true;
   }
 
@@ -82,19 +66,5 @@ public final class HistoryScan {
                   HistorySchema.historyTable(queryTable));
               return configured;
             });
-  }
-
-  private static Iterator<TimedCell> cells(Iterator<Map.Entry<Key, Value>> entries) {
-    return TableScans.map(
-        entries,
-        en -> {
-          Key k = en.getKey();
-          return new TimedCell(
-              TableScans.text(k.getRowData().toArray()),
-              TableScans.text(k.getColumnFamilyData().toArray()),
-              TableScans.text(k.getColumnQualifierData().toArray()),
-              k.getTimestamp(),
-              TableScans.text(en.getValue().get()));
-        });
   }
 }

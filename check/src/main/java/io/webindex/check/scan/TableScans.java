@@ -1,10 +1,11 @@
 package io.webindex.check.scan;
 
 import io.webindex.store.StoreException;
-import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableNotFoundException;
@@ -12,12 +13,40 @@ import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 
-/** The one scanner per table that the history and frontier comparisons read through. */
+/**
+ * How the history and frontier comparisons read their two tables: one scanner per table, in this
+ * process, every entry turned into a cell as it is read.
+ */
 final class TableScans {
   private TableScans() {}
 
+  /**
+   * Reads {@code expected} and {@code actual} (a missing actual table reads as empty), each entry
+   * turned into a {@code T} by {@code cell}, and hands both streams to {@code compare}; the
+   * scanners are closed on every path.
+   */
+  static <T> void both(
+      Connector conn,
+      String expected,
+      String actual,
+      BiFunction<Key, Value, T> cell,
+      BiConsumer<Iterator<T>, Iterator<T>> compare) {
+    Scanner es = scanner(conn, expected);
+    Scanner as = conn.tableOperations().exists(actual) ? scanner(conn, actual) : null;
+    try {
+      compare.accept(
+          map(es.iterator(), cell),
+          as == null ? Collections.emptyIterator() : map(as.iterator(), cell));
+    } finally {
+      es.close();
+      if (as != null) {
+        as.close();
+      }
+    }
+  }
+
   /** A scanner over the whole of {@code table}, in batches of 10,000 entries. */
-  static Scanner scanner(Connector conn, String table) {
+  private static Scanner scanner(Connector conn, String table) {
     try {
       Scanner s = conn.createScanner(table, Authorizations.EMPTY);
       s.setBatchSize(10_000);
@@ -27,9 +56,8 @@ final class TableScans {
     }
   }
 
-  /** The entries of {@code entries}, each turned into a {@code T} as it is read. */
-  static <T> Iterator<T> map(
-      Iterator<Map.Entry<Key, Value>> entries, Function<Map.Entry<Key, Value>, T> f) {
+  private static <T> Iterator<T> map(
+      Iterator<Map.Entry<Key, Value>> entries, BiFunction<Key, Value, T> f) {
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
@@ -38,12 +66,9 @@ final class TableScans {
 
       @Override
       public T next() {
-        return f.apply(entries.next());
+        Map.Entry<Key, Value> e = entries.next();
+        return f.apply(e.getKey(), e.getValue());
       }
     };
-  }
-
-  static String text(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
   }
 }

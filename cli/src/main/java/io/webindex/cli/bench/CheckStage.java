@@ -6,8 +6,10 @@ import static io.webindex.cli.bench.Timing.secs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.store.RunRecord;
+import io.webindex.store.RunTables;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -25,29 +27,15 @@ final class CheckStage {
   static boolean run(BenchEnv env, RunRecord b0, Map<String, Object> chk) throws Exception {
     String clone = b0.table() + "_clone";
     env.conn().tableOperations().clone(b0.table(), clone, true, Map.of(), Set.of());
-    // and its crawl history, which the check compares too
-    String history = io.webindex.core.schema.HistorySchema.historyTable(b0.table());
-    if (env.conn().tableOperations().exists(history)) {
-      env.conn()
-          .tableOperations()
-          .clone(
-              history,
-              io.webindex.core.schema.HistorySchema.historyTable(clone),
-              true,
-              Map.of(),
-              Set.of());
-    }
-    // and its frontier, which it compares too
-    String frontier = io.webindex.core.schema.FrontierSchema.frontierTable(b0.table());
-    if (env.conn().tableOperations().exists(frontier)) {
-      env.conn()
-          .tableOperations()
-          .clone(
-              frontier,
-              io.webindex.core.schema.FrontierSchema.frontierTable(clone),
-              true,
-              Map.of(),
-              Set.of());
+    // and the tables that go with it (history, frontier), which the check compares too
+    List<String> companions = RunTables.companions(b0.table());
+    List<String> cloneCompanions = RunTables.companions(clone);
+    for (int i = 0; i < companions.size(); i++) {
+      if (env.conn().tableOperations().exists(companions.get(i))) {
+        env.conn()
+            .tableOperations()
+            .clone(companions.get(i), cloneCompanions.get(i), true, Map.of(), Set.of());
+      }
     }
     Path dir = env.tmp().resolve("check-clone");
     long t = System.nanoTime();

@@ -18,7 +18,11 @@ public final class CountCodec {
     if (n < 0) {
       throw new IllegalArgumentException("negative count " + n);
     }
-    long v = Long.MAX_VALUE - n;
+    return hex16(Long.MAX_VALUE - n);
+  }
+
+  /** 16 lower-case hex digits of a non-negative {@code v}: byte order is numeric order. */
+  static String hex16(long v) {
     char[] out = new char[WIDTH];
     for (int i = WIDTH - 1; i >= 0; i--) {
       out[i] = HEX[(int) (v & 15)];
@@ -29,8 +33,17 @@ public final class CountCodec {
 
   /** Decodes {@code s.substring(from, from + WIDTH)}. */
   public static long decode(CharSequence s, int from) {
+    return Long.MAX_VALUE - parseHex16(s, from, "encoded count");
+  }
+
+  /**
+   * The non-negative value of the 16 lower-case hex digits at {@code from} ({@link #hex16}).
+   *
+   * @throws IllegalArgumentException naming {@code what} when they are not
+   */
+  static long parseHex16(CharSequence s, int from, String what) {
     if (s.length() < from + WIDTH) {
-      throw new IllegalArgumentException("encoded count too short: " + s);
+      throw new IllegalArgumentException(what + " too short: " + s);
     }
     long v = 0;
     for (int i = from; i < from + WIDTH; i++) {
@@ -41,14 +54,14 @@ public final class CountCodec {
       } else if (c >= 'a' && c <= 'f') {
         d = c - 'a' + 10;
       } else {
-        throw new IllegalArgumentException("not an encoded count: " + s);
+        throw new IllegalArgumentException("not an " + what + ": " + s);
       }
       v = (v << 4) | d;
     }
     if (v < 0) {
-      throw new IllegalArgumentException("not an encoded count: " + s);
+      throw new IllegalArgumentException("not an " + what + ": " + s);
     }
-    return Long.MAX_VALUE - v;
+    return v;
   }
 
   public static long decode(CharSequence s) {

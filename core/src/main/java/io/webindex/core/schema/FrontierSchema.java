@@ -22,8 +22,7 @@ public final class FrontierSchema {
   public static final String QUEUE_PREFIX = "q:";
   public static final String FAM_DUE = "due";
 
-  private static final int DUE_WIDTH = 16;
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
+  private static final int DUE_WIDTH = CountCodec.WIDTH;
 
   private FrontierSchema() {}
 
@@ -68,13 +67,7 @@ public final class FrontierSchema {
     if (millis < 0) {
       throw new IllegalArgumentException("a negative due time " + millis);
     }
-    char[] out = new char[DUE_WIDTH];
-    long v = millis;
-    for (int i = DUE_WIDTH - 1; i >= 0; i--) {
-      out[i] = HEX[(int) (v & 15)];
-      v >>>= 4;
-    }
-    return new String(out);
+    return CountCodec.hex16(millis);
   }
 
   /** Decodes {@link #encodeDue}'s form. */
@@ -82,18 +75,7 @@ public final class FrontierSchema {
     if (s.length() != DUE_WIDTH) {
       throw new IllegalArgumentException("an encoded due time has 16 digits: " + s);
     }
-    long v = 0;
-    for (int i = 0; i < DUE_WIDTH; i++) {
-      int d = Character.digit(s.charAt(i), 16);
-      if (d < 0 || Character.isUpperCase(s.charAt(i))) {
-        throw new IllegalArgumentException("not an encoded due time: " + s);
-      }
-      v = (v << 4) | d;
-    }
-    if (v < 0) {
-      throw new IllegalArgumentException("not an encoded due time: " + s);
-    }
-    return v;
+    return CountCodec.parseHex16(s, 0, "encoded due time");
   }
 
   /**
