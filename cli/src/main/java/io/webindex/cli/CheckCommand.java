@@ -49,7 +49,8 @@ final class CheckCommand implements Command {
                          snapshot changed (up to the newest complete one: the loader may apply
                          it meanwhile); the report says what it waited for and skipped. Needs
                          the application's oracle running
-          --settle S     with --served: wait at most S seconds for the live side (default 300)
+          --settle S     with --served: wait at most S seconds for the live side, its oracle
+                         included (default 300)
           --applied A    the highest batch the Fluo application applied (default: the run's
                          snapshot, i.e. the loader was paused there; with --served: learned)
           --mode M       auto (default), files (one process reading clones of both tables'
