@@ -35,7 +35,8 @@ import java.util.TreeMap;
  * in the index when it was written ({@code -}: never crawled); its metadata {@code -} when empty,
  * else the entries in key order joined by {@code &}, each {@code key} (no values) or {@code
  * key=v1,v2,...}, where keys and values have {@code %}, space, {@code &}, {@code =}, {@code ,},
- * {@code -} and control characters percent-encoded; the URL is the rest of the value.
+ * {@code -} and control characters percent-encoded (the one map that would be written empty, an
+ * empty key without values, is written {@code &}); the URL is the rest of the value.
  */
 public final class FrontierOpsSchema {
   public static final String TABLE_SUFFIX = "_frontier_ops";
@@ -51,6 +52,9 @@ public final class FrontierOpsSchema {
   public static final String QUAL_LAST = "last";
   public static final String QUAL_STAMP = "stamp";
   public static final String NONE = "-";
+
+  /** The metadata of one empty key without values (which would otherwise be written empty). */
+  private static final String ONLY_EMPTY_KEY = "&";
 
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -319,10 +323,12 @@ public final class FrontierOpsSchema {
       return NONE;
     }
     StringBuilder sb = new StringBuilder();
+    boolean first = true;
     for (Map.Entry<String, List<String>> e : new TreeMap<>(metadata).entrySet()) {
-      if (sb.length() > 0) {
+      if (!first) {
         sb.append('&');
       }
+      first = false;
       escape(e.getKey(), sb);
       List<String> values = e.getValue();
       for (int i = 0; i < values.size(); i++) {
@@ -330,7 +336,7 @@ public final class FrontierOpsSchema {
         escape(values.get(i), sb);
       }
     }
-    return sb.toString();
+    return sb.length() == 0 ? ONLY_EMPTY_KEY : sb.toString();
   }
 
   /** Inverse of {@link #encodeMetadata}. */
@@ -340,6 +346,9 @@ public final class FrontierOpsSchema {
     }
     if (s.isEmpty()) {
       throw new IllegalArgumentException("empty metadata is written " + NONE);
+    }
+    if (s.equals(ONLY_EMPTY_KEY)) {
+      return Map.of("", List.of());
     }
     Map<String, List<String>> out = new TreeMap<>();
     for (String entry : s.split("&", -1)) {
