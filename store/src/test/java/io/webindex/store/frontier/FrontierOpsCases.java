@@ -97,6 +97,13 @@ public abstract class FrontierOpsCases {
       WebindexConfig cfg, String id, List<Cell> frontier, List<Cell> query, List<TimedCell> hist)
       throws Exception {
     String table = cfg.runTable(id);
+    writeRun(table, frontier, query, hist);
+    serve(cfg, id, table);
+  }
+
+  /** A run's query, frontier and history tables with these cells. */
+  private void writeRun(String table, List<Cell> frontier, List<Cell> query, List<TimedCell> hist)
+      throws Exception {
     Connector c = connector();
     c.tableOperations().create(table);
     c.tableOperations().create(table + "_frontier");
@@ -104,6 +111,11 @@ public abstract class FrontierOpsCases {
     FrontierFixture.write(c, table + "_frontier", frontier);
     FrontierFixture.write(c, table, query);
     HistoryFixture.write(c, table + "_history", hist);
+  }
+
+  /** Serves run {@code id} of {@code cfg}'s index with the tables of {@code table}. */
+  private void serve(WebindexConfig cfg, String id, String table) {
+    Connector c = connector();
     RunRegistry runs = new RunRegistry(c, cfg.metaTable()).ensureTable();
     Instant now = Instant.now();
     RunRecord r =
@@ -125,16 +137,26 @@ public abstract class FrontierOpsCases {
     runs.serve(r);
   }
 
+  /**
+   * The first run's tables, written once for all cases (they only read them): each case is an index
+   * of its own (its prefix: its meta and operational tables) that serves them.
+   */
+  private static final String RUN1_TABLE = "fo_shared_r1";
+
   private WebindexConfig world(String prefix) throws Exception {
     WebindexConfig cfg =
         WebindexConfig.load(
             writeWebindexConf(tmp, prefix, "webindex.frontier.refresh=1"), Map.of());
-    serveRun(
-        cfg,
-        "r1",
-        RUN1_FRONTIER,
-        incounts("com.a/1", "com.a/2", "com.a/3", "com.b/1", "com.b/2", "com.c/1", "com.z/1"),
-        List.of(new TimedCell("com.a/3", "crawl", "", 500, "ok - 1")));
+    synchronized (FrontierOpsCases.class) {
+      if (!connector().tableOperations().exists(RUN1_TABLE)) {
+        writeRun(
+            RUN1_TABLE,
+            RUN1_FRONTIER,
+            incounts("com.a/1", "com.a/2", "com.a/3", "com.b/1", "com.b/2", "com.c/1", "com.z/1"),
+            List.of(new TimedCell("com.a/3", "crawl", "", 500, "ok - 1")));
+      }
+    }
+    serve(cfg, "r1", RUN1_TABLE);
     return cfg;
   }
 
