@@ -1,6 +1,7 @@
 package io.webindex.core.config;
 
 import io.webindex.core.files.SecretFiles;
+import io.webindex.core.frontier.ops.FrontierSettings;
 import io.webindex.core.history.HistorySettings;
 import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.read.ReadLimits;
@@ -58,7 +59,8 @@ public record WebindexConfig(
     Map<String, String> fluoProperties,
     SecurityConfig security,
     int historyVersions,
-    ScheduleConfig schedule) {
+    ScheduleConfig schedule,
+    FrontierSettings frontier) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
   public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
@@ -111,6 +113,12 @@ public record WebindexConfig(
   public static final String SCHEDULE_DEC_RATE = "webindex.schedule.dec.rate";
   public static final String SCHEDULE_SYNC_DELTA = "webindex.schedule.sync.delta";
   public static final String SCHEDULE_SYNC_DELTA_RATE = "webindex.schedule.sync.delta.rate";
+
+  /** The frontier's delay of a queue without one of its own when none was set (seconds). */
+  public static final String FRONTIER_DELAY = "webindex.frontier.delay";
+
+  /** How often the frontier re-reads the served run and its queues' heads (seconds). */
+  public static final String FRONTIER_REFRESH = "webindex.frontier.refresh";
 
   /** Keys passed through into every Fluo configuration webindex builds (docs/metrics.md). */
   public static final String FLUO_PREFIX = "fluo.";
@@ -187,6 +195,7 @@ public record WebindexConfig(
               + historyVersions);
     }
     Objects.requireNonNull(schedule, "schedule");
+    Objects.requireNonNull(frontier, "frontier");
     fluoProperties = Collections.unmodifiableSortedMap(new TreeMap<>(fluoProperties));
     for (String k : fluoProperties.keySet()) {
       if (!k.startsWith(FLUO_PREFIX)) {
@@ -293,7 +302,10 @@ public record WebindexConfig(
         fluoKeys(m),
         SecurityConfig.fromMap(m, env),
         bounded(m, HISTORY_VERSIONS, 16, 1, MAX_HISTORY_VERSIONS, ""),
-        schedule(m));
+        schedule(m),
+        new FrontierSettings(
+            bounded(m, FRONTIER_DELAY, FrontierSettings.DEFAULT.delaySeconds(), 0, 86_400, ""),
+            bounded(m, FRONTIER_REFRESH, FrontierSettings.DEFAULT.refreshSeconds(), 1, 3_600, "")));
   }
 
   /** The schedule constants; a bad one is a configuration error naming its key. */
@@ -422,7 +434,9 @@ public record WebindexConfig(
           SCHEDULE_INC_RATE,
           SCHEDULE_DEC_RATE,
           SCHEDULE_SYNC_DELTA,
-          SCHEDULE_SYNC_DELTA_RATE);
+          SCHEDULE_SYNC_DELTA_RATE,
+          FRONTIER_DELAY,
+          FRONTIER_REFRESH);
 
   /**
    * A whole number in {@code [min, max]}; anything else is a configuration error naming the key.
@@ -490,6 +504,8 @@ public record WebindexConfig(
     m.put(SCHEDULE_DEC_RATE, Double.toString(schedule.decRate()));
     m.put(SCHEDULE_SYNC_DELTA, Boolean.toString(schedule.syncDelta()));
     m.put(SCHEDULE_SYNC_DELTA_RATE, Double.toString(schedule.syncDeltaRate()));
+    m.put(FRONTIER_DELAY, Integer.toString(frontier.delaySeconds()));
+    m.put(FRONTIER_REFRESH, Integer.toString(frontier.refreshSeconds()));
     // Fluo keys named *password* or *secret* stay out, like the Accumulo password
     fluoProperties.forEach(
         (k, v) -> {
