@@ -58,7 +58,8 @@ public record WebindexConfig(
     Map<String, String> fluoProperties,
     SecurityConfig security,
     int historyVersions,
-    ScheduleConfig schedule) {
+    ScheduleConfig schedule,
+    int frontierPort) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
   public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
@@ -98,6 +99,14 @@ public record WebindexConfig(
 
   /** The address that endpoint listens on (default {@code 127.0.0.1}: this host only). */
   public static final String METRICS_BIND = "webindex.metrics.bind";
+
+  /**
+   * The port of the URLFrontier gRPC service ({@code frontier-serve}) when its command line names
+   * none; default {@value #DEFAULT_FRONTIER_PORT}, the reference service's.
+   */
+  public static final String FRONTIER_PORT = "webindex.frontier.port";
+
+  public static final int DEFAULT_FRONTIER_PORT = 7071;
 
   /** Versions of each history-table cell kept (crawls and urc points per URI). */
   public static final String HISTORY_VERSIONS = "webindex.history.versions";
@@ -187,6 +196,10 @@ public record WebindexConfig(
               + historyVersions);
     }
     Objects.requireNonNull(schedule, "schedule");
+    if (frontierPort < 0 || frontierPort > 65_535) {
+      throw new IllegalArgumentException(
+          FRONTIER_PORT + " must be between 0 (a free one) and 65535: " + frontierPort);
+    }
     fluoProperties = Collections.unmodifiableSortedMap(new TreeMap<>(fluoProperties));
     for (String k : fluoProperties.keySet()) {
       if (!k.startsWith(FLUO_PREFIX)) {
@@ -293,7 +306,8 @@ public record WebindexConfig(
         fluoKeys(m),
         SecurityConfig.fromMap(m, env),
         bounded(m, HISTORY_VERSIONS, 16, 1, MAX_HISTORY_VERSIONS, ""),
-        schedule(m));
+        schedule(m),
+        intValue(m, FRONTIER_PORT, DEFAULT_FRONTIER_PORT));
   }
 
   /** The schedule constants; a bad one is a configuration error naming its key. */
@@ -422,7 +436,8 @@ public record WebindexConfig(
           SCHEDULE_INC_RATE,
           SCHEDULE_DEC_RATE,
           SCHEDULE_SYNC_DELTA,
-          SCHEDULE_SYNC_DELTA_RATE);
+          SCHEDULE_SYNC_DELTA_RATE,
+          FRONTIER_PORT);
 
   /**
    * A whole number in {@code [min, max]}; anything else is a configuration error naming the key.
@@ -490,6 +505,7 @@ public record WebindexConfig(
     m.put(SCHEDULE_DEC_RATE, Double.toString(schedule.decRate()));
     m.put(SCHEDULE_SYNC_DELTA, Boolean.toString(schedule.syncDelta()));
     m.put(SCHEDULE_SYNC_DELTA_RATE, Double.toString(schedule.syncDeltaRate()));
+    m.put(FRONTIER_PORT, Integer.toString(frontierPort));
     // Fluo keys named *password* or *secret* stay out, like the Accumulo password
     fluoProperties.forEach(
         (k, v) -> {
