@@ -44,7 +44,7 @@ public final class FrontierServeTool extends Configured implements Tool {
 
       Serves the index's crawl frontier as a URLFrontier 2.5 gRPC service until SIGTERM.
         --port N        the port (default webindex.frontier.port, 7071; 0 picks a free one)
-        --bind ADDR     the address to listen on (default 0.0.0.0, every interface)
+        --bind ADDR     the address to listen on (default 127.0.0.1, this machine only)
       """;
 
   /** Stops the service (as SIGTERM does). */

@@ -24,8 +24,11 @@ public final class FrontierServer implements AutoCloseable {
   /** The port of the reference URLFrontier service, the default of {@code frontier-serve}. */
   public static final int DEFAULT_PORT = 7071;
 
-  /** The address the server listens on by default: every interface (crawlers run elsewhere). */
-  public static final String DEFAULT_BIND = "0.0.0.0";
+  /**
+   * The address the server listens on by default: this machine only (the protocol has no
+   * authentication; {@code --bind 0.0.0.0} serves crawlers on other machines).
+   */
+  public static final String DEFAULT_BIND = "127.0.0.1";
 
   /** How long {@link #close()} lets calls under way finish. */
   static final long GRACE_SECONDS = 10;
@@ -59,8 +62,9 @@ public final class FrontierServer implements AutoCloseable {
     try {
       server.start();
     } catch (IOException e) {
+      Throwable why = e.getCause() != null ? e.getCause() : e;
       throw new UncheckedIOException(
-          "cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
+          new IOException("cannot listen on " + bind + ":" + port + ": " + why.getMessage(), e));
     }
     String node = nodeName(address, server.getPort());
     nodeName.set(node);

@@ -386,4 +386,15 @@ class FrontierGrpcServiceTest {
     assertEquals(Status.Code.UNIMPLEMENTED, e.getStatus().getCode());
     assertTrue(frontier.calls().isEmpty());
   }
+
+  @Test
+  void aPortInUseIsOneLine() {
+    java.io.UncheckedIOException e =
+        assertThrows(
+            java.io.UncheckedIOException.class,
+            () -> FrontierServer.start(frontier, "127.0.0.1", server.port()));
+    String m = e.getCause().getMessage();
+    assertTrue(m.startsWith("cannot listen on 127.0.0.1:" + server.port() + ": "), m);
+    assertFalse(m.contains("\n"), m);
+  }
 }
