@@ -1,6 +1,7 @@
 package io.webindex.core.config;
 
 import io.webindex.core.files.SecretFiles;
+import io.webindex.core.frontier.ops.FrontierSettings;
 import io.webindex.core.history.HistorySettings;
 import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.read.ReadLimits;
@@ -59,6 +60,7 @@ public record WebindexConfig(
     SecurityConfig security,
     int historyVersions,
     ScheduleConfig schedule,
+    FrontierSettings frontier,
     int frontierPort) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
@@ -120,6 +122,12 @@ public record WebindexConfig(
   public static final String SCHEDULE_DEC_RATE = "webindex.schedule.dec.rate";
   public static final String SCHEDULE_SYNC_DELTA = "webindex.schedule.sync.delta";
   public static final String SCHEDULE_SYNC_DELTA_RATE = "webindex.schedule.sync.delta.rate";
+
+  /** The frontier's delay of a queue without one of its own when none was set (seconds). */
+  public static final String FRONTIER_DELAY = "webindex.frontier.delay";
+
+  /** How often the frontier re-reads the served run and its queues' heads (seconds). */
+  public static final String FRONTIER_REFRESH = "webindex.frontier.refresh";
 
   /** Keys passed through into every Fluo configuration webindex builds (docs/metrics.md). */
   public static final String FLUO_PREFIX = "fluo.";
@@ -196,6 +204,7 @@ public record WebindexConfig(
               + historyVersions);
     }
     Objects.requireNonNull(schedule, "schedule");
+    Objects.requireNonNull(frontier, "frontier");
     if (frontierPort < 0 || frontierPort > 65_535) {
       throw new IllegalArgumentException(
           FRONTIER_PORT + " must be between 0 (a free one) and 65535: " + frontierPort);
@@ -307,6 +316,9 @@ public record WebindexConfig(
         SecurityConfig.fromMap(m, env),
         bounded(m, HISTORY_VERSIONS, 16, 1, MAX_HISTORY_VERSIONS, ""),
         schedule(m),
+        new FrontierSettings(
+            bounded(m, FRONTIER_DELAY, FrontierSettings.DEFAULT.delaySeconds(), 0, 86_400, ""),
+            bounded(m, FRONTIER_REFRESH, FrontierSettings.DEFAULT.refreshSeconds(), 1, 3_600, "")),
         intValue(m, FRONTIER_PORT, DEFAULT_FRONTIER_PORT));
   }
 
@@ -437,6 +449,8 @@ public record WebindexConfig(
           SCHEDULE_DEC_RATE,
           SCHEDULE_SYNC_DELTA,
           SCHEDULE_SYNC_DELTA_RATE,
+          FRONTIER_DELAY,
+          FRONTIER_REFRESH,
           FRONTIER_PORT);
 
   /**
@@ -505,6 +519,8 @@ public record WebindexConfig(
     m.put(SCHEDULE_DEC_RATE, Double.toString(schedule.decRate()));
     m.put(SCHEDULE_SYNC_DELTA, Boolean.toString(schedule.syncDelta()));
     m.put(SCHEDULE_SYNC_DELTA_RATE, Double.toString(schedule.syncDeltaRate()));
+    m.put(FRONTIER_DELAY, Integer.toString(frontier.delaySeconds()));
+    m.put(FRONTIER_REFRESH, Integer.toString(frontier.refreshSeconds()));
     m.put(FRONTIER_PORT, Integer.toString(frontierPort));
     // Fluo keys named *password* or *secret* stay out, like the Accumulo password
     fluoProperties.forEach(
