@@ -51,8 +51,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code q3.example/}; {@code src2.example/} to {@code q1.example/a} and {@code q2.example/x};
  * {@code src3.example/} to {@code q1.example/a}. So the never-crawled URLs are due now, with urc
  * (pages linking to them) {@code q1.example/a} 3, {@code q2.example/x} 2, {@code q1.example/b} 1,
- * {@code q3.example/} 1; the queue {@code q1.example} comes first (its head has urc 3), then
- * {@code q2.example} (2), then {@code q3.example} (1). Every other test uses a crawl of its own.
+ * {@code q3.example/} 1; the queue {@code q1.example} comes first (its head has urc 3), then {@code
+ * q2.example} (2), then {@code q3.example} (1). Every other test uses a crawl of its own.
  */
 @Timeout(600)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -79,7 +79,9 @@ class FrontierServiceIT {
     Files.writeString(
         pages,
         page(crawled, "http://src1.example/", "http://q1.example/a", "http://q1.example/b")
-                .replace("]}", ", " + link("http://q2.example/x") + ", " + link("http://q3.example/") + "]}")
+                .replace(
+                    "]}",
+                    ", " + link("http://q2.example/x") + ", " + link("http://q3.example/") + "]}")
             + page(crawled, "http://src2.example/", "http://q1.example/a", "http://q2.example/x")
             + page(crawled, "http://src3.example/", "http://q1.example/a"));
     // the demo's embedded instance lives in java.io.tmpdir: there the test finds its connection
@@ -322,7 +324,8 @@ class FrontierServiceIT {
   @Order(3)
   void leaseEndsAfterDelayRequestable() throws Exception {
     assertEquals(
-        List.of("http://l1.example/1 OK"), put(toolChannel, discovered("lease", "http://l1.example/1")));
+        List.of("http://l1.example/1 OK"),
+        put(toolChannel, discovered("lease", "http://l1.example/1")));
     long t0 = System.nanoTime();
     assertEquals(List.of("http://l1.example/1"), urls(get(toolChannel, "lease", 0, 3)));
     Urlfrontier.Stats stats =
@@ -342,8 +345,7 @@ class FrontierServiceIT {
   void knownUrlsWaitForTheirDateAndCompletedOnesNeverComeBack() throws Exception {
     long later = nowSeconds() + 3600;
     assertEquals(
-        List.of(
-            "k1 OK", "k2 OK", "k3 OK", "http://k.example/1 OK", "http://k.example/2 OK"),
+        List.of("k1 OK", "k2 OK", "k3 OK", "http://k.example/1 OK", "http://k.example/2 OK"),
         put(
             toolChannel,
             discovered("known", "http://k.example/1").toBuilder().setID("k1").build(),
@@ -465,7 +467,8 @@ class FrontierServiceIT {
                 .setLimit(1)
                 .build());
     assertEquals(
-        List.of("http://lim.example/1 OK"), put(cliChannel, known("limit", "http://lim.example/1", 0)));
+        List.of("http://lim.example/1 OK"),
+        put(cliChannel, known("limit", "http://lim.example/1", 0)));
     assertEquals(List.of(), urls(get(cliChannel, "limit", 0, 600)));
     blocking(cliChannel)
         .setCrawlLimit(
@@ -500,7 +503,13 @@ class FrontierServiceIT {
     // r1: leased for 10 minutes
     assertEquals(
         List.of("http://r1.example/1"),
-        urls(get(toolChannel, Urlfrontier.GetParams.newBuilder().setKey("r1.example"), "restart", 0, 600)));
+        urls(
+            get(
+                toolChannel,
+                Urlfrontier.GetParams.newBuilder().setKey("r1.example"),
+                "restart",
+                0,
+                600)));
     // r2: blocked for an hour
     blocking(toolChannel)
         .blockQueueUntil(
@@ -519,7 +528,13 @@ class FrontierServiceIT {
                 .build());
     assertEquals(
         List.of("http://r3.example/1"),
-        urls(get(toolChannel, Urlfrontier.GetParams.newBuilder().setKey("r3.example"), "restart", 1, 600)));
+        urls(
+            get(
+                toolChannel,
+                Urlfrontier.GetParams.newBuilder().setKey("r3.example"),
+                "restart",
+                1,
+                600)));
 
     // a crash of the process that handed them out, and a new one
     toolChannel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
@@ -531,8 +546,7 @@ class FrontierServiceIT {
     assertEquals(
         2,
         blocking(toolChannel)
-            .getStats(
-                Urlfrontier.QueueWithinCrawlParams.newBuilder().setCrawlID("restart").build())
+            .getStats(Urlfrontier.QueueWithinCrawlParams.newBuilder().setCrawlID("restart").build())
             .getInProcess());
     blocking(cliChannel)
         .blockQueueUntil(
@@ -601,7 +615,8 @@ class FrontierServiceIT {
     // inactive: nothing handed out by either process, puts still stored
     blocking(toolChannel).setActive(Urlfrontier.Active.newBuilder().setState(false).build());
     try {
-      assertFalse(blocking(cliChannel).getActive(Urlfrontier.Local.getDefaultInstance()).getState());
+      assertFalse(
+          blocking(cliChannel).getActive(Urlfrontier.Local.getDefaultInstance()).getState());
       assertEquals(
           List.of("http://idle.example/1 OK"),
           put(cliChannel, discovered("idle", "http://idle.example/1")));

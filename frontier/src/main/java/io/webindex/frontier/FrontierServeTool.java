@@ -6,7 +6,9 @@ import io.webindex.core.frontier.service.UrlFrontier;
 import io.webindex.store.StopOnSignal;
 import io.webindex.store.ToolConfig;
 import io.webindex.store.ToolMain;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
@@ -29,6 +31,14 @@ public final class FrontierServeTool extends Configured implements Tool {
   private final PrintWriter err;
   private final CountDownLatch stop = new CountDownLatch(1);
 
+  /** The Tool over the index's frontier in Accumulo. */
+  public FrontierServeTool() {
+    this(
+        FrontierServing::open,
+        new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+  }
+
   /**
    * @param open opens the frontier to serve (closed by the Tool when it stops)
    */
@@ -36,6 +46,10 @@ public final class FrontierServeTool extends Configured implements Tool {
     this.open = open;
     this.out = out;
     this.err = err;
+  }
+
+  public static void main(String[] args) {
+    ToolMain.exit(NAME, new FrontierServeTool(), args);
   }
 
   static final String USAGE =

@@ -4,7 +4,10 @@ import io.webindex.core.args.Args;
 import io.webindex.core.args.ArgsException;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.frontier.service.UrlFrontier;
+import io.webindex.store.AccumuloConnections;
+import io.webindex.store.frontier.AccumuloUrlFrontier;
 import java.io.PrintWriter;
+import org.apache.accumulo.core.client.Connector;
 
 /** What {@code bin/webindex frontier-serve} and {@link FrontierServeTool} share. */
 public final class FrontierServing {
@@ -14,6 +17,18 @@ public final class FrontierServing {
   @FunctionalInterface
   public interface StopWait {
     void await() throws InterruptedException;
+  }
+
+  /** The index's frontier in Accumulo, over a connection of its own. */
+  public static UrlFrontier open(WebindexConfig cfg) {
+    return open(cfg, AccumuloConnections.connect(cfg));
+  }
+
+  /**
+   * The index's frontier in Accumulo, over {@code conn}; this process names the leases it takes.
+   */
+  public static UrlFrontier open(WebindexConfig cfg, Connector conn) {
+    return AccumuloUrlFrontier.open(conn, cfg);
   }
 
   /**
