@@ -429,8 +429,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   // ------------------------------------------------------------------ GetURLs
 
-  @Override
-  public void getUrls(GetParams params, Consumer<UrlInfo> out) {
+  private void getUrlsUnguarded(GetParams params, Consumer<UrlInfo> out) {
     long now = clock.getAsLong();
     ServiceState svc = service();
     if (!svc.active()) {
@@ -541,8 +540,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   // ------------------------------------------------------------------ PutURLs
 
-  @Override
-  public Ack put(PutItem item) {
+  private Ack putUnguarded(PutItem item) {
     UrlInfo info = item.info();
     WebUrl url;
     try {
@@ -591,8 +589,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   // ------------------------------------------------------------------ settings
 
-  @Override
-  public void blockQueueUntil(String crawl, String queue, long untilEpochSeconds) {
+  private void blockQueueUntilUnguarded(String crawl, String queue, long untilEpochSeconds) {
     if (untilEpochSeconds < 0) {
       throw new IllegalArgumentException("a negative block time " + untilEpochSeconds);
     }
@@ -601,18 +598,15 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         s -> s.withBlockedUntil(untilEpochSeconds == 0 ? null : untilEpochSeconds));
   }
 
-  @Override
-  public void setActive(boolean active) {
+  private void setActiveUnguarded(boolean active) {
     writeService(FrontierOpsSchema.activeCell(active));
   }
 
-  @Override
-  public boolean active() {
+  private boolean activeUnguarded() {
     return service().active();
   }
 
-  @Override
-  public void setDelay(String crawl, String queue, int seconds) {
+  private void setDelayUnguarded(String crawl, String queue, int seconds) {
     if (seconds < 0) {
       throw new IllegalArgumentException("a negative delay " + seconds);
     }
@@ -623,8 +617,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     }
   }
 
-  @Override
-  public void setCrawlLimit(String crawl, String queue, long limit) {
+  private void setCrawlLimitUnguarded(String crawl, String queue, long limit) {
     if (limit < 0) {
       throw new IllegalArgumentException("a negative crawl limit " + limit);
     }
@@ -717,8 +710,8 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     return s.blockedUntilSeconds() != null && s.blockedUntilSeconds() * 1000 > now;
   }
 
-  @Override
-  public List<String> listQueues(String crawl, long start, long size, boolean includeInactive) {
+  private List<String> listQueuesUnguarded(
+      String crawl, long start, long size, boolean includeInactive) {
     String c = UrlFrontier.normaliseCrawl(crawl);
     long now = clock.getAsLong();
     SortedMap<QueueKey, QueueState> ops = readCrawl(c, null);
@@ -743,8 +736,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         .toList();
   }
 
-  @Override
-  public Stats stats(String crawl, String queue) {
+  private Stats statsUnguarded(String crawl, String queue) {
     String c = UrlFrontier.normaliseCrawl(crawl);
     long now = clock.getAsLong();
     ServiceState svc = service();
@@ -776,8 +768,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     return new Stats(t[0], t[1], counts, t[4], c);
   }
 
-  @Override
-  public Optional<UrlStatus> urlStatus(String crawl, String url, String queue) {
+  private Optional<UrlStatus> urlStatusUnguarded(String crawl, String url, String queue) {
     String c = UrlFrontier.normaliseCrawl(crawl);
     WebUrl u;
     try {
@@ -840,8 +831,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         });
   }
 
-  @Override
-  public void listUrls(UrlSelection selection, Consumer<UrlStatus> out) {
+  private void listUrlsUnguarded(UrlSelection selection, Consumer<UrlStatus> out) {
     long page = selection.size() == 0 ? DEFAULT_PAGE : selection.size();
     long[] seen = new long[1];
     select(
@@ -854,15 +844,13 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         });
   }
 
-  @Override
-  public long countUrls(UrlSelection selection) {
+  private long countUrlsUnguarded(UrlSelection selection) {
     long[] n = new long[1];
     select(selection, s -> n[0]++);
     return n[0];
   }
 
-  @Override
-  public List<String> listCrawls() {
+  private List<String> listCrawlsUnguarded() {
     Set<String> crawls = new TreeSet<>();
     if (served().hasFrontier()) {
       crawls.add(DEFAULT_CRAWL);
@@ -879,8 +867,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   // ------------------------------------------------------------------ deletions
 
-  @Override
-  public long deleteQueue(String crawl, String queue) {
+  private long deleteQueueUnguarded(String crawl, String queue) {
     QueueKey q = key(crawl, queue);
     refuseDefault(q.crawl());
     for (int attempt = 0; attempt < CAS_ATTEMPTS * 4; attempt++) {
@@ -896,8 +883,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         "queue " + q.queue() + " of crawl " + q.crawl() + " changed too often to be deleted", null);
   }
 
-  @Override
-  public long deleteCrawl(String crawl) {
+  private long deleteCrawlUnguarded(String crawl) {
     String c = UrlFrontier.normaliseCrawl(crawl);
     refuseDefault(c);
     long n = 0;
@@ -918,6 +904,124 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
   @Override
   public void close() {
     writer.close();
+  }
+
+  // ------------------------------------------------------------------ the operations
+
+  @Override
+  public void getUrls(GetParams params, Consumer<UrlInfo> out) {
+    guard(
+        () -> {
+          getUrlsUnguarded(params, out);
+          return null;
+        });
+  }
+
+  @Override
+  public Ack put(PutItem item) {
+    return guard(() -> putUnguarded(item));
+  }
+
+  @Override
+  public void blockQueueUntil(String crawl, String queue, long untilEpochSeconds) {
+    guard(
+        () -> {
+          blockQueueUntilUnguarded(crawl, queue, untilEpochSeconds);
+          return null;
+        });
+  }
+
+  @Override
+  public void setActive(boolean active) {
+    guard(
+        () -> {
+          setActiveUnguarded(active);
+          return null;
+        });
+  }
+
+  @Override
+  public boolean active() {
+    return guard(() -> activeUnguarded());
+  }
+
+  @Override
+  public void setDelay(String crawl, String queue, int seconds) {
+    guard(
+        () -> {
+          setDelayUnguarded(crawl, queue, seconds);
+          return null;
+        });
+  }
+
+  @Override
+  public void setCrawlLimit(String crawl, String queue, long limit) {
+    guard(
+        () -> {
+          setCrawlLimitUnguarded(crawl, queue, limit);
+          return null;
+        });
+  }
+
+  @Override
+  public List<String> listQueues(String crawl, long start, long size, boolean includeInactive) {
+    return guard(() -> listQueuesUnguarded(crawl, start, size, includeInactive));
+  }
+
+  @Override
+  public Stats stats(String crawl, String queue) {
+    return guard(() -> statsUnguarded(crawl, queue));
+  }
+
+  @Override
+  public Optional<UrlStatus> urlStatus(String crawl, String url, String queue) {
+    return guard(() -> urlStatusUnguarded(crawl, url, queue));
+  }
+
+  @Override
+  public void listUrls(UrlSelection selection, Consumer<UrlStatus> out) {
+    guard(
+        () -> {
+          listUrlsUnguarded(selection, out);
+          return null;
+        });
+  }
+
+  @Override
+  public long countUrls(UrlSelection selection) {
+    return guard(() -> countUrlsUnguarded(selection));
+  }
+
+  @Override
+  public List<String> listCrawls() {
+    return guard(() -> listCrawlsUnguarded());
+  }
+
+  @Override
+  public long deleteQueue(String crawl, String queue) {
+    return guard(() -> deleteQueueUnguarded(crawl, queue));
+  }
+
+  @Override
+  public long deleteCrawl(String crawl) {
+    return guard(() -> deleteCrawlUnguarded(crawl));
+  }
+
+  /**
+   * Runs one operation: a request the frontier refuses stays as it is ({@link
+   * IllegalArgumentException}, {@link UnsupportedOperationException}); any other failure (the store
+   * unreachable, a scan refused) becomes a {@link FrontierUnavailableException}.
+   */
+  private static <T> T guard(java.util.function.Supplier<T> op) {
+    try {
+      return op.get();
+    } catch (IllegalArgumentException
+        | UnsupportedOperationException
+        | FrontierUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new FrontierUnavailableException("the frontier's store failed: " + e.getMessage(), e);
+    }
   }
 
   // ------------------------------------------------------------------ plumbing
