@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bin/webindex demo} with the operator's own pages: batch 0 and a delta, both tables equal
  * to the independent oracle's. The demo on the shipped sample (the worked example's answers, its
- * exact dump, the check, and serving it) runs from the unpacked distribution in the dist module's
- * {@code DistributionIT}.
+ * exact dump, the check, and serving it) runs from the unpacked distribution in module
+ * web-browser-test's {@code DistributionIT}.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DemoIT {

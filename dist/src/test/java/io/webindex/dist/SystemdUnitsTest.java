@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.cli.Cli;
 import io.webindex.cli.Main;
+import io.webindex.testkit.SystemdUnits;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,12 +39,12 @@ class SystemdUnitsTest {
 
   @Test
   void theFourServicesRunTheirCommandsAsTheWebindexUser() throws IOException {
-    Units units = Units.read(REPO.resolve("systemd"));
+    SystemdUnits units = SystemdUnits.read(REPO.resolve("systemd"));
     assertEquals(EXPECTED.keySet(), units.byFile().keySet());
     for (Map.Entry<String, String> e : EXPECTED.entrySet()) {
       String unit = e.getKey();
       List<String> exec = Arrays.asList(units.one(unit, "Service.ExecStart").split("\\s+"));
-      assertEquals(Units.INSTALL_ROOT + "/bin/webindex", exec.get(0), unit);
+      assertEquals(SystemdUnits.INSTALL_ROOT + "/bin/webindex", exec.get(0), unit);
       assertEquals(e.getValue(), exec.get(1), unit);
       // the launcher exists in the distribution's tree and is executable
       assertTrue(Files.isExecutable(REPO.resolve("bin/webindex")), "bin/webindex");
@@ -104,7 +105,7 @@ class SystemdUnitsTest {
       String text =
           Files.readString(REPO.resolve("systemd").resolve(unit))
               .replace("/etc/webindex/webindex.env", env.toString())
-              .replace(Units.INSTALL_ROOT + "/", root + "/");
+              .replace(SystemdUnits.INSTALL_ROOT + "/", root + "/");
       String name = unit.replace("@.service", "@1.service");
       cmd.add(Files.writeString(tmp.resolve(name), text).toString());
     }

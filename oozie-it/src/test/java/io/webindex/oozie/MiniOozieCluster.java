@@ -176,8 +176,9 @@ final class MiniOozieCluster implements AutoCloseable {
     // launchers report their end through the callback; the checker is the fallback
     site.set("oozie.service.ActionCheckerService.action.check.interval", "5");
     site.set("oozie.service.ActionCheckerService.action.check.delay", "10");
-    // coordinator and job states follow their actions within seconds, not a minute
-    site.set("oozie.service.StatusTransitService.statusTransit.interval", "5");
+    // coordinator and job states follow their actions within a second, not a minute (the test
+    // waits for the coordinator's end before its next scenario)
+    site.set("oozie.service.StatusTransitService.statusTransit.interval", "1");
     site.set("oozie.service.RecoveryService.interval", "10");
     try (OutputStream out = Files.newOutputStream(confDir.resolve("oozie-site.xml"))) {
       site.writeXml(out);

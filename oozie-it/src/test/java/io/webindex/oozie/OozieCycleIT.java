@@ -80,8 +80,9 @@ import org.slf4j.LoggerFactory;
  * application running the job jar's Tool.
  *
  * <p>The recompute's MapReduce jobs run on the local job runner inside the launcher ({@code
- * mapreduce.framework.name=local} in the jobs' configuration): yarn-it's {@code YarnCycleIT} runs
- * them as YARN applications, and three YARN jobs per cycle would cost this class minutes.
+ * mapreduce.framework.name=local} in the jobs' configuration): {@code YarnCycleIT}, beside it in
+ * this module, runs them as YARN applications, and three YARN jobs per cycle would cost this class
+ * minutes.
  *
  * <p>Without separate Fluo services, reconcile catches the new application up in its launcher
  * ({@code reconcileEmbedded=true}, the workflow's default).

@@ -1,4 +1,4 @@
-package io.webindex.dist;
+package io.webindex.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,24 +12,25 @@ import java.util.stream.Stream;
 
 /**
  * The systemd unit files of a directory, read as systemd reads them: sections, {@code Key=Value}
- * lines (a key may repeat), {@code #} and {@code ;} comments.
+ * lines (a key may repeat), {@code #} and {@code ;} comments. For the tests of the shipped units
+ * and of the release tarball that carries them.
  */
-record Units(Map<String, Map<String, List<String>>> byFile) {
+public record SystemdUnits(Map<String, Map<String, List<String>>> byFile) {
   /** Where the units are installed from: the distribution's root, as their ExecStart names it. */
-  static final String INSTALL_ROOT = "/opt/webindex";
+  public static final String INSTALL_ROOT = "/opt/webindex";
 
-  static Units read(Path dir) throws IOException {
+  public static SystemdUnits read(Path dir) throws IOException {
     Map<String, Map<String, List<String>>> units = new TreeMap<>();
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : files.filter(p -> p.toString().endsWith(".service")).sorted().toList()) {
         units.put(f.getFileName().toString(), parse(Files.readAllLines(f)));
       }
     }
-    return new Units(units);
+    return new SystemdUnits(units);
   }
 
   /** Section.Key → values, e.g. {@code Service.ExecStart}. */
-  static Map<String, List<String>> parse(List<String> lines) {
+  public static Map<String, List<String>> parse(List<String> lines) {
     Map<String, List<String>> values = new LinkedHashMap<>();
     String section = null;
     for (String raw : lines) {
@@ -53,7 +54,7 @@ record Units(Map<String, Map<String, List<String>>> byFile) {
   }
 
   /** The one value of {@code key} in {@code unit}, or an assertion error. */
-  String one(String unit, String key) {
+  public String one(String unit, String key) {
     List<String> v = byFile.get(unit).get(key);
     if (v == null || v.size() != 1) {
       throw new AssertionError(unit + ": expected one " + key + ", got " + v);
