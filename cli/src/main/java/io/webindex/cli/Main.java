@@ -8,6 +8,7 @@ import io.webindex.cli.bench.BenchCommand;
 import io.webindex.cli.bench.BenchWebCommand;
 import io.webindex.cli.bench.GenCommand;
 import io.webindex.core.args.ArgsException;
+import io.webindex.frontier.FrontierServing;
 import io.webindex.store.Failures;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -52,6 +53,7 @@ public final class Main {
         new QueryCommand(),
         new HistoryCommand(),
         new FrontierCommand(),
+        new FrontierServeCommand(FrontierServing::open),
         new ServeCommand(),
         new StatusCommand(),
         new BenchWebCommand(),

@@ -106,6 +106,13 @@ class DistributionIT {
         out);
     assertEquals("", err, "nothing built, nothing warned");
 
+    // the URLFrontier service's command, from the tarball's class path
+    Process frontierHelp = start(home, cwd, env, "frontier-serve", "--help");
+    String help = new String(frontierHelp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(frontierHelp.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, frontierHelp.exitValue(), help);
+    assertTrue(help.startsWith("usage: bin/webindex frontier-serve [--port N]"), help);
+
     // the demo on the shipped sample, then served
     demoOut = cwd.resolve("demo-out");
     demo = start(home, cwd, env, "demo", "--serve", "--port", "0");
@@ -377,6 +384,22 @@ class DistributionIT {
       assertFalse(
           lib.anyMatch(p -> p.getFileName().toString().endsWith("-job.jar")),
           "no job jar on the command line's class path");
+    }
+    // the URLFrontier service with its gRPC relocated inside webindex-frontier-grpc: no gRPC,
+    // protobuf 3 or Guava 33 of their own beside Fluo's Guava 20 and Accumulo's protobuf 2.5.0
+    assertTrue(Files.isRegularFile(home.resolve("lib/webindex-frontier-" + VERSION + ".jar")));
+    assertTrue(Files.isRegularFile(home.resolve("lib/webindex-frontier-grpc-" + VERSION + ".jar")));
+    try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
+      List<String> leaked =
+          lib.map(p -> p.getFileName().toString())
+              .filter(
+                  n ->
+                      n.startsWith("grpc-")
+                          || n.startsWith("urlfrontier-")
+                          || n.startsWith("protobuf-java-3")
+                          || n.matches("guava-(2[1-9]|[3-9][0-9]).*"))
+              .toList();
+      assertEquals(List.of(), leaked);
     }
     for (String f :
         List.of(

@@ -60,7 +60,8 @@ public record WebindexConfig(
     SecurityConfig security,
     int historyVersions,
     ScheduleConfig schedule,
-    FrontierSettings frontier) {
+    FrontierSettings frontier,
+    int frontierPort) {
 
   public static final String INSTANCE = "webindex.accumulo.instance";
   public static final String ZOOKEEPERS = "webindex.accumulo.zookeepers";
@@ -100,6 +101,14 @@ public record WebindexConfig(
 
   /** The address that endpoint listens on (default {@code 127.0.0.1}: this host only). */
   public static final String METRICS_BIND = "webindex.metrics.bind";
+
+  /**
+   * The port of the URLFrontier gRPC service ({@code frontier-serve}) when its command line names
+   * none; default {@value #DEFAULT_FRONTIER_PORT}, the reference service's.
+   */
+  public static final String FRONTIER_PORT = "webindex.frontier.port";
+
+  public static final int DEFAULT_FRONTIER_PORT = 7071;
 
   /** Versions of each history-table cell kept (crawls and urc points per URI). */
   public static final String HISTORY_VERSIONS = "webindex.history.versions";
@@ -196,6 +205,10 @@ public record WebindexConfig(
     }
     Objects.requireNonNull(schedule, "schedule");
     Objects.requireNonNull(frontier, "frontier");
+    if (frontierPort < 0 || frontierPort > 65_535) {
+      throw new IllegalArgumentException(
+          FRONTIER_PORT + " must be between 0 (a free one) and 65535: " + frontierPort);
+    }
     fluoProperties = Collections.unmodifiableSortedMap(new TreeMap<>(fluoProperties));
     for (String k : fluoProperties.keySet()) {
       if (!k.startsWith(FLUO_PREFIX)) {
@@ -305,7 +318,8 @@ public record WebindexConfig(
         schedule(m),
         new FrontierSettings(
             bounded(m, FRONTIER_DELAY, FrontierSettings.DEFAULT.delaySeconds(), 0, 86_400, ""),
-            bounded(m, FRONTIER_REFRESH, FrontierSettings.DEFAULT.refreshSeconds(), 1, 3_600, "")));
+            bounded(m, FRONTIER_REFRESH, FrontierSettings.DEFAULT.refreshSeconds(), 1, 3_600, "")),
+        intValue(m, FRONTIER_PORT, DEFAULT_FRONTIER_PORT));
   }
 
   /** The schedule constants; a bad one is a configuration error naming its key. */
@@ -436,7 +450,8 @@ public record WebindexConfig(
           SCHEDULE_SYNC_DELTA,
           SCHEDULE_SYNC_DELTA_RATE,
           FRONTIER_DELAY,
-          FRONTIER_REFRESH);
+          FRONTIER_REFRESH,
+          FRONTIER_PORT);
 
   /**
    * A whole number in {@code [min, max]}; anything else is a configuration error naming the key.
@@ -506,6 +521,7 @@ public record WebindexConfig(
     m.put(SCHEDULE_SYNC_DELTA_RATE, Double.toString(schedule.syncDeltaRate()));
     m.put(FRONTIER_DELAY, Integer.toString(frontier.delaySeconds()));
     m.put(FRONTIER_REFRESH, Integer.toString(frontier.refreshSeconds()));
+    m.put(FRONTIER_PORT, Integer.toString(frontierPort));
     // Fluo keys named *password* or *secret* stay out, like the Accumulo password
     fluoProperties.forEach(
         (k, v) -> {

@@ -216,4 +216,18 @@ class WebindexConfigTest {
             () -> WebindexConfig.fromMap(Map.of(WebindexConfig.METRICS_PORT, "70000"), Map.of()));
     assertEquals("webindex.metrics.port must be between 0 (none) and 65535: 70000", e.getMessage());
   }
+
+  @Test
+  void frontierPortDefaultsToTheReferenceServicesAndIsChecked() {
+    assertEquals(7071, WebindexConfig.fromMap(Map.of(), Map.of()).frontierPort());
+    WebindexConfig c = WebindexConfig.fromMap(Map.of("webindex.frontier.port", "0"), Map.of());
+    assertEquals(0, c.frontierPort());
+    assertEquals("0", c.toMapWithoutSecrets().get("webindex.frontier.port"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> WebindexConfig.fromMap(Map.of("webindex.frontier.port", "-1"), Map.of()));
+    assertEquals(
+        "webindex.frontier.port must be between 0 (a free one) and 65535: -1", e.getMessage());
+  }
 }
