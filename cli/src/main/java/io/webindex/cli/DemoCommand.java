@@ -25,6 +25,8 @@ import java.util.stream.Stream;
  */
 final class DemoCommand implements Command {
   static final String SAMPLE = "/io/webindex/cli/demo/pages-00000.jsonl";
+  static final int DEFAULT_CRAWL = 10;
+  static final int MAX_CRAWL = 1000;
 
   @Override
   public String name() {
@@ -40,7 +42,7 @@ final class DemoCommand implements Command {
   public String usage() {
     return """
         usage: bin/webindex demo [--input PATH]... [--delta PATH]... [--out DIR] [--keep]
-                                 [--serve [--port P]]
+                                 [--crawl N] [--serve [--port P]]
 
         Starts an embedded Accumulo in a temporary directory and treats the --input paths as
         batch 0 and each --delta as the next batch (1, 2, ...). Then the whole cycle:
@@ -49,11 +51,17 @@ final class DemoCommand implements Command {
              (the live table), waits until idle, and DIR/incremental.tsv gets its dump;
           3. a MapReduce recompute of all batches: DIR/batch.tsv gets its dump;
           4. the consistency check of the two tables, and of the Fluo table against the
-             batch run's seed: DIR/check.json, DIR/check.html and the verdict.
+             batch run's seed: DIR/check.json, DIR/check.html and the verdict;
+          5. the crawl loop on the live table: the frontier's first URLs due (one per host),
+             then a crawler takes up to N of them through the URLFrontier operations (one per
+             host), reports each back, and its pages (each as the index knows it, a page
+             never crawled without links) form the next batch, DIR/crawl.jsonl, which the
+             Fluo application applies: each URL is then due at its schedule's next fetch.
         It prints the three answers from the live table (the most referenced pages, the pages
-        of the top page's domain, the pages that link to the top page) and the verdict; exit
-        status 0 iff consistent. With no --input it uses the shipped sample data (the worked
-        example of docs/tables.md).
+        of the top page's domain, the pages that link to the top page), the verdict, the
+        first URLs due and when the crawled ones are due again; exit status 0 iff
+        consistent. With no --input it uses the shipped sample data (the worked example of
+        docs/tables.md).
 
           --input PATH   a page file (JSON lines or WAT, plain or gzip) or a directory of them;
                          repeatable; all of them form batch 0
@@ -61,6 +69,7 @@ final class DemoCommand implements Command {
           --out DIR      where batch.tsv, incremental.tsv, check.json and check.html go
                          (default: ./demo-out)
           --keep         keep the temporary directory (Accumulo logs, run files) and say where
+          --crawl N      URLs the crawl loop fetches (default 10; 0: only show the first due)
           --serve        then serve the live table and the check report with the web
                          application (bin/webindex serve) on 127.0.0.1, print its URL and
                          keep the embedded instance up until Ctrl-C
@@ -73,7 +82,7 @@ final class DemoCommand implements Command {
     Args args =
         Args.parse(
             raw,
-            Set.of("input", "delta", "out", "port"),
+            Set.of("input", "delta", "out", "port", "crawl"),
             Set.of("keep", "serve"),
             Set.of("input", "delta"));
     if (args.helpRequested()) {
@@ -86,8 +95,8 @@ final class DemoCommand implements Command {
     Path tmp = Files.createTempDirectory("webindex-demo-");
     StopOnSignal signal = options.serve() ? new StopOnSignal(ctx::requestStop) : null;
     try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
-      storeBatches(tmp, options, ctx);
-      return new DemoCycle(accumulo, options, ctx).run();
+      Path batches = storeBatches(tmp, options, ctx);
+      return new DemoCycle(accumulo, options, batches, ctx).run();
     } catch (DemoCycle.DemoFailed e) {
       ctx.err().println("demo: " + e.getMessage());
       return e.status;
@@ -116,7 +125,11 @@ final class DemoCommand implements Command {
     if (inputs.isEmpty() && !deltas.isEmpty()) {
       throw new UsageException("--delta needs at least one --input (batch 0)");
     }
-    return new DemoCycle.Options(inputs, deltas, out, keep, serve, port);
+    int crawl = args.intValue("crawl", DEFAULT_CRAWL);
+    if (crawl < 0 || crawl > MAX_CRAWL) {
+      throw new UsageException("--crawl must be between 0 and " + MAX_CRAWL);
+    }
+    return new DemoCycle.Options(inputs, deltas, out, keep, serve, port, crawl);
   }
 
   /**
@@ -124,7 +137,7 @@ final class DemoCommand implements Command {
    * each as docs/input.md says: its files under a temporary name, then its _SUCCESS marker, then
    * the rename to its number.
    */
-  private static void storeBatches(Path tmp, DemoCycle.Options options, Cli ctx)
+  private static Path storeBatches(Path tmp, DemoCycle.Options options, Cli ctx)
       throws IOException {
     Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
     Path batch0 = LocalBatches.begin(batches, 0);
@@ -142,6 +155,7 @@ final class DemoCommand implements Command {
       copyInto(List.of(deltas.get(d)), LocalBatches.begin(batches, d + 1));
       LocalBatches.publish(batches, d + 1);
     }
+    return batches;
   }
 
   /**

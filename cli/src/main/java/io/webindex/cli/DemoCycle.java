@@ -34,8 +34,9 @@ import org.apache.hadoop.util.ToolRunner;
 /**
  * The steps of {@code demo} on the embedded instance, once its batches are stored. They are the
  * operator's commands' entry points: recompute, fluo-init --embedded, recompute, check --fluo
- * --embedded; then the dumps, the three answers and the verdict, and with {@code --serve} the web
- * application until Ctrl-C.
+ * --embedded; then the dumps, the three answers and the verdict; then the crawl loop ({@link
+ * DemoCrawl}: the frontier's first URLs, a crawler's round, its pages loaded); and with {@code
+ * --serve} the web application until Ctrl-C.
  */
 final class DemoCycle {
   static final String BATCH_DUMP = "batch.tsv";
@@ -47,9 +48,16 @@ final class DemoCycle {
 
   /** The command line of {@code demo}, checked. */
   record Options(
-      List<Path> inputs, List<Path> deltas, Path out, boolean keep, boolean serve, int port) {}
+      List<Path> inputs,
+      List<Path> deltas,
+      Path out,
+      boolean keep,
+      boolean serve,
+      int port,
+      int crawl) {}
 
   private final Options options;
+  private final Path batches;
   private final Cli ctx;
   private final Connector conn;
   private final WebindexConfig cfg;
@@ -57,9 +65,10 @@ final class DemoCycle {
   private final PrintStream progress =
       new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
 
-  DemoCycle(EmbeddedAccumulo accumulo, Options options, Cli ctx) {
+  DemoCycle(EmbeddedAccumulo accumulo, Options options, Path batches, Cli ctx) {
     this.accumulo = accumulo;
     this.options = options;
+    this.batches = batches;
     this.ctx = ctx;
     this.conn = accumulo.connector();
     this.cfg = accumulo.config();
@@ -82,6 +91,10 @@ final class DemoCycle {
     // 4. the consistency check: the batch table against the Fluo-maintained one, and the Fluo
     // table against the batch run's seed
     CheckReport report = check(batch, base, init);
+    // 5. the crawl loop on the live table: the frontier's first URLs, a crawler's round through
+    // it, its pages as the next batch, applied by the Fluo application
+    new DemoCrawl(conn, cfg, ctx)
+        .run(base.table(), options.crawl(), batches, options.deltas().size() + 1, out);
     if (options.serve()) {
       serve();
     }

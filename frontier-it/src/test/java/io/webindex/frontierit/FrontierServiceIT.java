@@ -96,6 +96,9 @@ class FrontierServiceIT {
                 "demo",
                 "--input",
                 pages.toString(),
+                // the tests take the frontier as the crawl left it: no crawl loop of the demo's
+                "--crawl",
+                "0",
                 "--serve",
                 "--port",
                 "0",

@@ -2,6 +2,7 @@ package io.webindex.core.config;
 
 import io.webindex.core.files.SecretFiles;
 import io.webindex.core.frontier.ops.FrontierSettings;
+import io.webindex.core.frontier.ops.QueuePriority;
 import io.webindex.core.history.HistorySettings;
 import io.webindex.core.history.ScheduleConfig;
 import io.webindex.core.read.ReadLimits;
@@ -128,6 +129,9 @@ public record WebindexConfig(
 
   /** How often the frontier re-reads the served run and its queues' heads (seconds). */
   public static final String FRONTIER_REFRESH = "webindex.frontier.refresh";
+
+  /** The order the frontier serves queues in: criteria among due, urc, domain. */
+  public static final String FRONTIER_PRIORITY = "webindex.frontier.priority";
 
   /** Keys passed through into every Fluo configuration webindex builds (docs/metrics.md). */
   public static final String FLUO_PREFIX = "fluo.";
@@ -318,8 +322,22 @@ public record WebindexConfig(
         schedule(m),
         new FrontierSettings(
             bounded(m, FRONTIER_DELAY, FrontierSettings.DEFAULT.delaySeconds(), 0, 86_400, ""),
-            bounded(m, FRONTIER_REFRESH, FrontierSettings.DEFAULT.refreshSeconds(), 1, 3_600, "")),
+            bounded(m, FRONTIER_REFRESH, FrontierSettings.DEFAULT.refreshSeconds(), 1, 3_600, ""),
+            priority(m)),
         intValue(m, FRONTIER_PORT, DEFAULT_FRONTIER_PORT));
+  }
+
+  /** The frontier's queue order; a bad one is a configuration error naming its key. */
+  private static List<QueuePriority> priority(Map<String, String> m) {
+    String v = m.get(FRONTIER_PRIORITY);
+    if (v == null || v.isBlank()) {
+      return QueuePriority.DEFAULT;
+    }
+    try {
+      return QueuePriority.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(FRONTIER_PRIORITY + ": " + e.getMessage(), e);
+    }
   }
 
   /** The schedule constants; a bad one is a configuration error naming its key. */
@@ -451,6 +469,7 @@ public record WebindexConfig(
           SCHEDULE_SYNC_DELTA_RATE,
           FRONTIER_DELAY,
           FRONTIER_REFRESH,
+          FRONTIER_PRIORITY,
           FRONTIER_PORT);
 
   /**
@@ -521,6 +540,7 @@ public record WebindexConfig(
     m.put(SCHEDULE_SYNC_DELTA_RATE, Double.toString(schedule.syncDeltaRate()));
     m.put(FRONTIER_DELAY, Integer.toString(frontier.delaySeconds()));
     m.put(FRONTIER_REFRESH, Integer.toString(frontier.refreshSeconds()));
+    m.put(FRONTIER_PRIORITY, QueuePriority.format(frontier.priority()));
     m.put(FRONTIER_PORT, Integer.toString(frontierPort));
     // Fluo keys named *password* or *secret* stay out, like the Accumulo password
     fluoProperties.forEach(

@@ -7,6 +7,7 @@ import io.webindex.core.frontier.ops.IndexFacts;
 import io.webindex.core.frontier.ops.Lease;
 import io.webindex.core.frontier.ops.QueueHead;
 import io.webindex.core.frontier.ops.QueueOps;
+import io.webindex.core.frontier.ops.QueuePriority;
 import io.webindex.core.frontier.ops.QueueState;
 import io.webindex.core.frontier.ops.UrlRecord;
 import io.webindex.core.frontier.service.FrontierUnavailableException;
@@ -19,6 +20,7 @@ import io.webindex.core.schema.FrontierOpsSchema.ServiceState;
 import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.QuerySchema;
+import io.webindex.core.url.Domains;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
 import io.webindex.store.Cells;
@@ -29,6 +31,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,11 +98,19 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
   private final RunRegistry runs;
   private final ConditionalWriter writer;
   private final AtomicLong stamps = new AtomicLong();
+  private final Comparator<QueueHead> queueOrder;
   private volatile ServedView served;
 
-  /** The served run's frontier as last read: its query table (null: none) and its queues' heads. */
+  /**
+   * The served run's frontier as last read: its query table (null: none), its queues' heads, the
+   * page counts of the heads' domains (when the priority uses them) and when they were read.
+   */
   private record ServedView(
-      String queryTable, SortedMap<String, FrontierEntry> heads, long readAt) {
+      String queryTable,
+      SortedMap<String, FrontierEntry> heads,
+      long readAt,
+      Map<String, Long> domainPages,
+      long domainsReadAt) {
     boolean hasFrontier() {
       return queryTable != null;
     }
@@ -110,6 +121,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     this.conn = Objects.requireNonNull(conn, "conn");
     this.cfg = Objects.requireNonNull(cfg, "cfg");
     this.settings = cfg.frontier();
+    this.queueOrder = QueuePriority.order(settings.priority());
     this.opsTable = FrontierOpsSchema.opsTable(cfg.tablePrefix());
     this.owner = Objects.requireNonNull(owner, "owner");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -206,7 +218,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     }
     if (table.isEmpty()
         || !conn.tableOperations().exists(FrontierSchema.frontierTable(table.get()))) {
-      return new ServedView(null, new TreeMap<>(), now);
+      return new ServedView(null, new TreeMap<>(), now, Map.of(), now);
     }
     SortedMap<String, FrontierEntry> heads = new TreeMap<>();
     try (Scanner s = scanner(FrontierSchema.frontierTable(table.get()))) {
@@ -220,7 +232,64 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         }
       }
     }
-    return new ServedView(table.get(), heads, now);
+    if (!settings.priority().contains(QueuePriority.DOMAIN)) {
+      return new ServedView(table.get(), heads, now, Map.of(), now);
+    }
+    // the domains' page counts change slowly: read afresh with a new served table or once a
+    // minute, else only for domains not seen yet
+    ServedView before = served;
+    boolean fresh =
+        before == null
+            || !table.get().equals(before.queryTable())
+            || now - before.domainsReadAt() >= DOMAINS_REFRESH_MILLIS;
+    Map<String, Long> pages = fresh ? new HashMap<>() : new HashMap<>(before.domainPages());
+    Set<String> missing = new TreeSet<>();
+    for (FrontierEntry h : heads.values()) {
+      String domain = Domains.ofKey(h.uriKey());
+      if (!pages.containsKey(domain)) {
+        missing.add(domain);
+      }
+    }
+    if (!missing.isEmpty()) {
+      pages.putAll(domainPages(table.get(), missing));
+    }
+    return new ServedView(
+        table.get(), heads, now, Map.copyOf(pages), fresh ? now : before.domainsReadAt());
+  }
+
+  private static final long DOMAINS_REFRESH_MILLIS = 60_000;
+
+  /** The pages the query table counts in each of {@code domains} (0 when it has no row). */
+  private Map<String, Long> domainPages(String queryTable, Set<String> domains) {
+    Map<String, Long> out = new HashMap<>();
+    List<Range> ranges = new ArrayList<>();
+    for (String d : domains) {
+      out.put(d, 0L);
+      ranges.add(
+          Range.exact(
+              QuerySchema.domainRow(d), QuerySchema.FAM_DOMAIN, QuerySchema.QUAL_PAGECOUNT));
+    }
+    try (BatchScanner b = batchScanner(queryTable)) {
+      b.setRanges(ranges);
+      for (Map.Entry<Key, Value> e : b) {
+        if (QuerySchema.parseRow(e.getKey().getRow().toString())
+            instanceof QuerySchema.Row.Domain d) {
+          try {
+            out.put(d.domain(), Long.parseLong(e.getValue().toString()));
+          } catch (NumberFormatException bad) {
+            // a damaged count ranks as unknown (the check reports it)
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The standing of a queue's domain in {@code v} (0: unknown or not used). */
+  private static long domainPages(ServedView v, FrontierEntry head) {
+    return v.domainPages().isEmpty()
+        ? 0
+        : v.domainPages().getOrDefault(Domains.ofKey(head.uriKey()), 0L);
   }
 
   /** The derived entries of a queue, in order, while {@code keep} says so. */
@@ -444,7 +513,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         for (FrontierEntry h : v.heads().values()) {
           if (h.dueMillis() <= now
               && (params.queue().isEmpty() || params.queue().equals(h.queue()))) {
-            offer(heads, new QueueHead(crawl, h.queue(), h));
+            offer(heads, new QueueHead(crawl, h.queue(), h, domainPages(v, h)));
           }
         }
       }
@@ -456,14 +525,20 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
                 }
                 for (QueueOps.Waiting w : QueueOps.waiting(q.queue(), List.of(), s.records())) {
                   if (w.entry().dueMillis() <= now) {
-                    offer(heads, new QueueHead(crawl, q.queue(), w.entry()));
+                    offer(
+                        heads,
+                        new QueueHead(
+                            crawl,
+                            q.queue(),
+                            w.entry(),
+                            crawl.equals(DEFAULT_CRAWL) ? domainPages(v, w.entry()) : 0));
                   }
                   break;
                 }
               });
     }
     List<QueueHead> order = new ArrayList<>(heads.values());
-    order.sort(QueueHead.ORDER);
+    order.sort(queueOrder);
     long leaseMillis =
         (params.leaseSeconds() == 0 ? DEFAULT_LEASE_SECONDS : params.leaseSeconds()) * 1000L;
     int given = 0;
@@ -483,11 +558,12 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     }
   }
 
+  /** Keeps the first of a queue's heads ({@link FrontierEntry#QUEUE_ORDER}). */
   private static void offer(Map<QueueKey, QueueHead> heads, QueueHead h) {
     heads.merge(
         new QueueKey(h.crawl(), h.queue()),
         h,
-        (a, b) -> QueueHead.ORDER.compare(a, b) <= 0 ? a : b);
+        (a, b) -> FrontierEntry.QUEUE_ORDER.compare(a.head(), b.head()) <= 0 ? a : b);
   }
 
   private List<QueueOps.Waiting> serveQueue(

@@ -5,26 +5,29 @@ import java.util.Comparator;
 import java.util.Objects;
 
 /**
- * A queue with something due, by its first URL: the order {@code GetURLs} visits queues in.
+ * A queue with something due, by its first URL: what {@code GetURLs} orders queues by ({@link
+ * QueuePriority}).
  *
  * @param crawl the crawl id
  * @param queue the queue key
  * @param head the queue's first entry in {@link FrontierEntry#QUEUE_ORDER}
+ * @param domainPages the pages the index counts in the domain of the head's URL (0: unknown)
  */
-public record QueueHead(String crawl, String queue, FrontierEntry head) {
-  /**
-   * The best queue first: by its head in {@link FrontierEntry#QUEUE_ORDER} (the most overdue, then
-   * the most referenced), then by queue key, then by crawl id. One comparator, so that a further
-   * criterion (a domain's standing) has one place to go.
-   */
-  public static final Comparator<QueueHead> ORDER =
-      Comparator.comparing(QueueHead::head, FrontierEntry.QUEUE_ORDER)
-          .thenComparing(QueueHead::queue)
-          .thenComparing(QueueHead::crawl);
+public record QueueHead(String crawl, String queue, FrontierEntry head, long domainPages) {
+  /** The default order ({@link QueuePriority#DEFAULT}). */
+  public static final Comparator<QueueHead> ORDER = QueuePriority.order(QueuePriority.DEFAULT);
+
+  /** A head whose domain's standing is not known (0). */
+  public QueueHead(String crawl, String queue, FrontierEntry head) {
+    this(crawl, queue, head, 0);
+  }
 
   public QueueHead {
     Objects.requireNonNull(crawl, "crawl");
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(head, "head");
+    if (domainPages < 0) {
+      throw new IllegalArgumentException("a negative page count " + domainPages);
+    }
   }
 }
