@@ -208,6 +208,37 @@ public abstract class FrontierOpsCases {
   }
 
   @Test
+  public void theDomainsStandingOrdersQueuesWhenConfigured() throws Exception {
+    WebindexConfig cfg =
+        WebindexConfig.load(
+            writeWebindexConf(
+                tmp,
+                "fo_dom",
+                "webindex.frontier.refresh=1",
+                "webindex.frontier.priority=domain,due,urc"),
+            Map.of());
+    List<Cell> query =
+        new ArrayList<>(
+            incounts("com.a/1", "com.a/2", "com.a/3", "com.b/1", "com.b/2", "com.c/1", "com.z/1"));
+    query.add(new Cell("d:com.a", "domain", "pagecount", "1"));
+    query.add(new Cell("d:com.b", "domain", "pagecount", "5"));
+    query.add(new Cell("d:com.c", "domain", "pagecount", "9"));
+    serveRun(
+        cfg,
+        "r1",
+        RUN1_FRONTIER,
+        query,
+        List.of(new TimedCell("com.a/3", "crawl", "", 500, "ok - 1")));
+    try (AccumuloUrlFrontier f = AccumuloUrlFrontier.open(connector(), cfg)) {
+      // by the domains' pages: c.com (9) before b.com (5) before a.com (1), whatever their heads'
+      // due times and urc; one URL of each, its head; z.com is not due
+      assertEquals(
+          List.of("http://c.com/1", "http://b.com/1", "http://a.com/1"),
+          get(f, params(1, 0, "", 60)));
+    }
+  }
+
+  @Test
   public void leasesEndAndAPutBackEndsOne() throws Exception {
     WebindexConfig cfg = world("fo_lease");
     try (AccumuloUrlFrontier f = AccumuloUrlFrontier.open(connector(), cfg)) {
