@@ -289,7 +289,7 @@ final class HtmlPages {
     int limit = WebInput.limit(Params.query(ex, "limit"));
     int perHost = WebInput.perHost(Params.query(ex, "perHost"));
     String atRaw = Params.query(ex, "at");
-    long at = WebInput.at(atRaw);
+    Long at = WebInput.atOrNow(atRaw);
     QueryService q = served.service();
     Map<String, Object> m = Templates.model("Crawl frontier");
     m.put("table", q.table());
@@ -298,7 +298,7 @@ final class HtmlPages {
       templates.send(ex, "frontier", m);
       return;
     }
-    FrontierAnswer a = q.frontier(at, limit, perHost);
+    FrontierAnswer a = served.frontier(q, at, limit, perHost);
     m.put("frontierTable", a.table());
     m.put("at", HistorySchema.iso(a.atMillis()));
     m.put("atGiven", atRaw != null && !atRaw.isEmpty());

@@ -126,12 +126,13 @@ final class JsonApi {
   void frontier(HttpServerExchange ex) {
     int limit = WebInput.limit(Params.query(ex, "limit"));
     int perHost = WebInput.perHost(Params.query(ex, "perHost"));
-    long at = WebInput.at(Params.query(ex, "at"));
+    Long at = WebInput.atOrNow(Params.query(ex, "at"));
     QueryService q = served.service();
     if (!q.hasFrontier()) {
       throw new NotFound("no crawl frontier is kept for table " + q.table());
     }
-    Responses.sendJson(ex, QueryAnswers.frontier(q.table(), q.frontier(at, limit, perHost)));
+    Responses.sendJson(
+        ex, QueryAnswers.frontier(q.table(), served.frontier(q, at, limit, perHost)));
   }
 
   void runs(HttpServerExchange ex) {

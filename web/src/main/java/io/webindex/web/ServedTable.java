@@ -1,6 +1,7 @@
 package io.webindex.web;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.store.FrontierQuery;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.ServedState;
@@ -23,6 +24,7 @@ final class ServedTable {
   private final long cacheMillis;
   private final LongSupplier clock;
   private final AtomicReference<Entry> current = new AtomicReference<>();
+  private final FrontierAnswers frontier;
 
   /** What the last read found: the table and its query service (null: nothing served). */
   private record Entry(long readAt, Optional<RunRegistry.Served> served, QueryService service) {}
@@ -35,6 +37,15 @@ final class ServedTable {
     this.fixed = fixed;
     this.cacheMillis = cacheMillis;
     this.clock = clock;
+    this.frontier = new FrontierAnswers(clock);
+  }
+
+  /**
+   * The frontier's next URLs of {@code q}'s table ({@link FrontierAnswers}: at most one scan per
+   * question and window); {@code atMillis} null: now.
+   */
+  FrontierQuery.FrontierAnswer frontier(QueryService q, Long atMillis, int limit, int perHost) {
+    return frontier.answer(q, atMillis, limit, perHost);
   }
 
   /** The served pointer as last read (empty with a fixed table or when nothing is served). */

@@ -85,6 +85,11 @@ final class WebInput {
   }
 
   /** The instant of a frontier answer (epoch ms): an ISO-8601 instant from 1970 on, or now. */
+  /** {@link #at}, or null (now) when none is given. */
+  static Long atOrNow(String raw) {
+    return raw == null || raw.isEmpty() ? null : at(raw);
+  }
+
   static long at(String raw) {
     if (raw == null || raw.isEmpty()) {
       return System.currentTimeMillis();

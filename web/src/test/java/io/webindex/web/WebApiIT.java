@@ -1023,6 +1023,18 @@ class WebApiIT extends AccumuloITBase {
             "null 3 c.com com.c http://c.com/",
             "2026-12-20T10:00:00.000Z 0 a.com com.a/page1 http://a.com/page1"),
         dueUrls(cut.get("urls")));
+    // without an instant: as of the start of the current 10-second window (one scan per window
+    // and question), so two requests within one window get one answer
+    long before = System.currentTimeMillis() / 10_000 * 10_000;
+    JsonNode now1 = get("/api/v1/frontier?limit=3", 200);
+    JsonNode now2 = get("/api/v1/frontier?limit=3", 200);
+    long after = System.currentTimeMillis() / 10_000 * 10_000;
+    long at1 = java.time.Instant.parse(now1.get("at").asText()).toEpochMilli();
+    assertTrue(at1 == before || at1 == after, now1.toString());
+    assertEquals(0, at1 % 10_000, now1.toString());
+    if (before == after) {
+      assertEquals(now1, now2);
+    }
     // refusals: 400 with the reason
     JsonNode badAt = get("/api/v1/frontier?at=tomorrow", 400);
     assertTrue(
