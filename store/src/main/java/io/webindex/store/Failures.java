@@ -78,7 +78,8 @@ public final class Failures {
   public static boolean isTransient(Throwable e) {
     Map<Throwable, Boolean> seen = new IdentityHashMap<>();
     for (Throwable t = e; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
-      if (t instanceof StoreUnavailableException) {
+      if (t instanceof StoreUnavailableException
+          || t instanceof io.webindex.core.frontier.service.FrontierUnavailableException) {
         return true;
       }
       for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {

@@ -40,6 +40,8 @@ class FailuresTest {
     ConnectException refused = refused();
     Throwable[] transients = {
       new StoreUnavailableException("the live side did not settle"),
+      new io.webindex.core.frontier.service.FrontierUnavailableException(
+          "cannot create the frontier's table webindex_frontier_ops", null),
       refused,
       new StoreException("writing to table 't' failed", new AccumuloException(refused)),
       new UncheckedIOException(new SocketTimeoutException("read timed out")),
