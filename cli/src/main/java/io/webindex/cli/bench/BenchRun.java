@@ -45,6 +45,7 @@ final class BenchRun {
     report.put("machine", Machine.describe());
     input.put("pages", options.pages());
     input.put("seed", options.seed());
+    input.put("domains", options.domains());
     report.put("input", input);
     report.put("stages", stages);
 
@@ -73,6 +74,10 @@ final class BenchRun {
     boolean failed = false;
     if (options.check()) {
       failed |= CheckStage.run(env, b0, stage("check"));
+    }
+    if (options.frontierStage()) {
+      // the frontier service over the recompute's run (served) before Fluo changes it
+      failed |= FrontierStage.run(env, b0, stage("frontier"));
     }
     // the batch the Fluo application applied last (batch 0 is in the run it starts from)
     int lastBatch = 0;
