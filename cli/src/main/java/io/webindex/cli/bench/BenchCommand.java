@@ -30,7 +30,7 @@ public final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "time recompute, load, latency, check and the frontier on a synthetic web, embedded";
+    return "time recompute, load, latency, check, frontier on a synthetic web";
   }
 
   @Override

@@ -279,23 +279,7 @@ final class FrontierStage {
       acks += n.acks;
       notOk += n.notOk;
     }
-    fig.put("seconds", round(windowSecs));
-    fig.put("urlsHandedOut", urls);
-    fig.put("urlsPerSecond", round(urls / windowSecs));
-    fig.put("getCalls", (long) millis.size());
-    fig.put("getCallsPerSecond", round(millis.size() / windowSecs));
-    fig.put("emptyGetCalls", empty);
-    if (!millis.isEmpty()) {
-      LatencyProbe.Summary s = LatencyProbe.summarize(millis);
-      fig.put("getP50Ms", round(s.p50()));
-      fig.put("getP90Ms", round(s.p90()));
-      fig.put("getP99Ms", round(s.p99()));
-      fig.put("getMaxMs", round(s.max()));
-      fig.put("getMeanMs", round(s.mean()));
-    }
-    fig.put("acks", acks);
-    fig.put("acksPerSecond", round(acks / windowSecs));
-    fig.put("acksNotOk", notOk);
+    calls(fig, millis, urls, empty, acks, notOk, windowSecs);
     fig.put("handedOutInAll", guard.handedOut());
     fig.put("distinctUrls", guard.distinct());
     fig.put("duplicates", guard.duplicates());
@@ -332,6 +316,37 @@ final class FrontierStage {
             acks / windowSecs,
             verdict);
     return failed;
+  }
+
+  /**
+   * The figures of the calls measured: URLs handed out, GetURLs calls (nearest-rank percentiles of
+   * their latencies) and acks, as totals and per second of {@code windowSecs}.
+   */
+  static void calls(
+      Map<String, Object> fig,
+      List<Double> getMillis,
+      long urls,
+      long emptyCalls,
+      long acks,
+      long acksNotOk,
+      double windowSecs) {
+    fig.put("seconds", round(windowSecs));
+    fig.put("urlsHandedOut", urls);
+    fig.put("urlsPerSecond", round(urls / windowSecs));
+    fig.put("getCalls", (long) getMillis.size());
+    fig.put("getCallsPerSecond", round(getMillis.size() / windowSecs));
+    fig.put("emptyGetCalls", emptyCalls);
+    if (!getMillis.isEmpty()) {
+      LatencyProbe.Summary s = LatencyProbe.summarize(getMillis);
+      fig.put("getP50Ms", round(s.p50()));
+      fig.put("getP90Ms", round(s.p90()));
+      fig.put("getP99Ms", round(s.p99()));
+      fig.put("getMaxMs", round(s.max()));
+      fig.put("getMeanMs", round(s.mean()));
+    }
+    fig.put("acks", acks);
+    fig.put("acksPerSecond", round(acks / windowSecs));
+    fig.put("acksNotOk", acksNotOk);
   }
 
   /** The system's load average over the last minute (-1 where the system does not say). */
