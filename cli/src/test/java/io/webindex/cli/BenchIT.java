@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bin/webindex bench all} on a small synthetic web: every stage runs, the figures are
- * written, the recomputed table has exactly the cells the independent oracle computes from the
- * generated input, and both checks find the tables consistent. (The figures themselves are not
- * judged: a benchmark measures, a test does not time.)
+ * {@code bin/webindex bench all} on a small synthetic web: every stage runs (the frontier's for two
+ * seconds), the figures are written, the recomputed table has exactly the cells the independent
+ * oracle computes from the generated input, and both checks find the tables consistent. (The
+ * figures themselves are not judged: a benchmark measures, a test does not time.)
  *
  * <p>This input ({@code --pages 1500 --seed 5}) holds two URI keys of equal length and equal hash
  * in one combine-queue bucket, {@code uk.org.site9.www/links/qp} and {@code …/s2}: before the queue
@@ -49,6 +49,10 @@ class BenchIT {
             "5",
             "--samples",
             "4",
+            "--seconds",
+            "2",
+            "--warmup",
+            "1",
             "--out",
             out.toString(),
             "--keep");
@@ -88,6 +92,20 @@ class BenchIT {
     assertEquals(
         stages.path("recompute").path("cells").asLong() + historyCells + frontierCells,
         stages.path("check").path("cellsCompared").asLong());
+    // frontier: two servers, four clients over the served b0 (its frontier table: one URL a line
+    // of the oracle's frontier); URLs were handed out, each once, and every one put back
+    JsonNode fr = stages.path("frontier");
+    assertEquals(frontierCells, fr.path("urls").asLong(), fr.toString());
+    assertEquals("no URL handed out twice", fr.path("verdict").asText(), fr.toString());
+    assertTrue(fr.path("urlsHandedOut").asLong() > 0, fr.toString());
+    assertEquals(0, fr.path("duplicates").asLong(), fr.toString());
+    assertEquals(fr.path("handedOutInAll").asLong(), fr.path("distinctUrls").asLong());
+    assertEquals(fr.path("urlsHandedOut").asLong(), fr.path("acks").asLong(), fr.toString());
+    assertTrue(
+        fr.path("getP50Ms").asDouble() <= fr.path("getMaxMs").asDouble()
+            && fr.path("getMaxMs").asDouble() > 0,
+        fr.toString());
+    assertTrue(r.out().contains("no URL handed out twice"), r.out());
     assertEquals(300, stages.path("load").path("versions").asLong());
     assertEquals("CONSISTENT", stages.path("load").path("verdict").asText());
 

@@ -10,8 +10,8 @@ import java.util.List;
  * through the same commands an operator runs; prints a table of figures and writes them as JSON.
  *
  * <p>{@link BenchRun} runs the stages ({@link InputStage}, {@link RecomputeStage} with {@link
- * FloorStage}, {@link CheckStage}, {@link LoadStage}, {@link LatencyStage}, {@link GuardStage})
- * through {@link Steps}; {@link BenchTable} prints the figures.
+ * FloorStage}, {@link CheckStage}, {@link LoadStage}, {@link LatencyStage}, {@link GuardStage},
+ * {@link FrontierStage}) through {@link Steps}; {@link BenchTable} prints the figures.
  */
 public final class BenchCommand implements Command {
   private final Command.Dispatcher dispatcher;
@@ -30,15 +30,18 @@ public final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "time recompute, load, latency and check on a synthetic web, embedded";
+    return "time recompute, load, latency, check, frontier on a synthetic web";
   }
 
   @Override
   public String usage() {
     return """
-        usage: bin/webindex bench recompute|load|latency|check|all [--pages N] [--seed S]
-                                  [--delta-pages M] [--deltas K] [--samples L] [--out DIR]
-                                  [--keep]
+        usage: bin/webindex bench recompute|load|latency|check|frontier|all [--pages N]
+                                  [--seed S] [--domains D] [--delta-pages M] [--deltas K]
+                                  [--samples L] [--frontiers F] [--clients C]
+                                  [--seconds T] [--warmup W] [--max-queues Q]
+                                  [--max-urls-per-queue U] [--frontier-delay D]
+                                  [--out DIR] [--keep]
 
         Starts an embedded Accumulo in a temporary directory, writes a synthetic web of N
         pages there (as bin/webindex gen does) and times the stages through the same
@@ -47,6 +50,17 @@ public final class BenchCommand implements Command {
                      and the single-pass floor measured in the same run: parsing every
                      input file once and writing as many sorted cells to one RFile
           check      the consistency check of the recomputed table against a clone of it
+          frontier   the URLFrontier service over the recompute's crawl frontier: F
+                     frontier servers in this process (each with its own connection, on a
+                     free port) and C crawler clients on threads, each with its own gRPC
+                     channel to one of them; each client loops: GetURLs (at most Q queues,
+                     U URLs per queue, leased 30 s), then every URL received put back as
+                     known, refetchable a day later, on one PutURLs stream, waiting for
+                     the acks; W seconds of warm-up, then T seconds measured; reports the
+                     frontier's queues (hosts) and URLs, URLs handed out per second,
+                     GetURLs calls per second and their latency (p50, p90, p99, max: from
+                     the request to the end of its stream), acks per second. The guard: no
+                     URL is handed out twice (a duplicate is a failure)
           load       fluo-init from the recompute, then K delta batches of M page versions
                      (re-crawls, new pages, deletions, stale versions) through
                      load --embedded
@@ -57,7 +71,7 @@ public final class BenchCommand implements Command {
                      served table holds the page's page:cur cell and its inlink cell in
                      the target's row (polled every 5 ms; not visible within 30 s is a
                      failure); reports p50, p90, p99, max and mean
-          all        all four
+          all        all five
         Every stage needs the recompute of batch 0, so it always runs. After load and
         latency, a recompute of every batch and the check of the Fluo-maintained table
         against it run once; its verdict is reported with each of them. Prints a table
@@ -65,14 +79,28 @@ public final class BenchCommand implements Command {
         GC, its peak RSS, the peak RSS of every process the embedded instance started,
         input size, machine) and writes it to DIR/bench.json. Exits 0 unless a stage
         failed (never because of slowness; an inconsistent check after load or latency,
-        or a sample never visible, is a failure).
+        a sample never visible, or a URL handed out twice is a failure).
 
         options:
           --pages N        pages of the initial crawl (default 100000)
           --seed S         the synthetic web's seed (default 1)
+          --domains D      the synthetic web's registrable domains (default N/40; each
+                           has up to four hosts: 1000000 pages over 2500 domains have
+                           about 10,000 hosts)
           --deltas K       delta batches for load (default 4)
           --delta-pages M  page versions per delta batch (default N/20, at least 1)
           --samples L      latency samples (default 50)
+          --frontiers F    frontier servers (default 2)
+          --clients C      crawler clients (default 4)
+          --seconds T      seconds the frontier clients are measured (default 30)
+          --warmup W       seconds they run before that (default 5)
+          --max-queues Q   GetURLs' max_queues (default 10)
+          --max-urls-per-queue U
+                           GetURLs' max_urls_per_queue (default 10)
+          --frontier-delay D
+                           the frontier's default delay between two hand-outs of a queue,
+                           set with SetDelay before the clients start (default 0: no
+                           politeness pause, the service itself is measured)
           --out DIR        where bench.json goes (default bench-out)
           --keep           keep the temporary directory (its path is printed)
         """;

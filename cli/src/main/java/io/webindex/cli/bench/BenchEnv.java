@@ -36,7 +36,8 @@ record BenchEnv(
     RunRegistry runs = new RunRegistry(conn, accumulo.config().metaTable());
     Path batches = tmp.resolve("store").resolve(BatchLayout.BATCHES_DIR);
     Files.createDirectories(batches);
-    SyntheticWeb web = new SyntheticWeb(options.seed(), options.pages(), options.deltaPages());
+    SyntheticWeb web =
+        new SyntheticWeb(options.seed(), options.pages(), options.deltaPages(), options.domains());
     return new BenchEnv(ctx, steps, options, accumulo, conf, conn, runs, tmp, batches, web);
   }
 

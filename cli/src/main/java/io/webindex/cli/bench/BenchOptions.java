@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * The command line of {@code bench}, checked: what to time ({@code recompute}, {@code load}, {@code
- * latency}, {@code check} or {@code all}) and on what.
+ * latency}, {@code check}, {@code frontier} or {@code all}) and on what.
  */
 record BenchOptions(
     List<String> raw,
@@ -20,22 +20,59 @@ record BenchOptions(
     int deltaPages,
     int samples,
     Path out,
-    boolean keep) {
+    boolean keep,
+    int domains,
+    FrontierLoad frontier) {
 
-  static final Set<String> WHAT = Set.of("recompute", "load", "latency", "check", "all");
+  static final Set<String> WHAT =
+      Set.of("recompute", "load", "latency", "check", "frontier", "all");
+
+  /**
+   * What the frontier stage runs.
+   *
+   * @param servers frontier servers started in this process, each over a connection of its own
+   * @param clients crawler clients, each on a thread with a channel to one server (round robin)
+   * @param seconds how long the clients are measured
+   * @param warmupSeconds how long they run before that (not measured; the guard covers it)
+   * @param maxQueues GetURLs' max_queues
+   * @param maxUrlsPerQueue GetURLs' max_urls_per_queue
+   * @param delaySeconds the service's default delay of a queue (SetDelay with no queue)
+   */
+  record FrontierLoad(
+      int servers,
+      int clients,
+      int seconds,
+      int warmupSeconds,
+      int maxQueues,
+      int maxUrlsPerQueue,
+      int delaySeconds) {}
 
   static BenchOptions parse(List<String> raw, Cli ctx) {
     Args args =
         Args.parse(
             raw,
-            Set.of("pages", "seed", "deltas", "delta-pages", "samples", "out"),
+            Set.of(
+                "pages",
+                "seed",
+                "deltas",
+                "delta-pages",
+                "samples",
+                "out",
+                "domains",
+                "frontiers",
+                "clients",
+                "seconds",
+                "warmup",
+                "max-queues",
+                "max-urls-per-queue",
+                "frontier-delay"),
             Set.of("keep"));
     List<String> pos =
-        args.expectPositionals(1, "what to time: recompute, load, latency, check or all");
+        args.expectPositionals(1, "what to time: recompute, load, latency, check, frontier or all");
     String what = pos.get(0);
     if (!WHAT.contains(what)) {
       throw new UsageException(
-          "bench times recompute, load, latency, check or all, not '" + what + "'");
+          "bench times recompute, load, latency, check, frontier or all, not '" + what + "'");
     }
     int pages = args.intValue("pages", 100_000);
     if (pages < 1) {
@@ -57,8 +94,46 @@ record BenchOptions(
       throw new UsageException("--samples must be at least 1");
     }
     Path out = ctx.userPath(args.value("out").orElse("bench-out"));
+    int domains = GenCommand.domains(args, pages);
     return new BenchOptions(
-        raw, what, pages, seed, deltas, deltaPages, samples, out, args.has("keep"));
+        raw,
+        what,
+        pages,
+        seed,
+        deltas,
+        deltaPages,
+        samples,
+        out,
+        args.has("keep"),
+        domains,
+        frontierLoad(args));
+  }
+
+  private static FrontierLoad frontierLoad(Args args) {
+    FrontierLoad f =
+        new FrontierLoad(
+            args.intValue("frontiers", 2),
+            args.intValue("clients", 4),
+            args.intValue("seconds", 30),
+            args.intValue("warmup", 5),
+            args.intValue("max-queues", 10),
+            args.intValue("max-urls-per-queue", 10),
+            args.intValue("frontier-delay", 0));
+    if (f.servers() < 1 || f.clients() < 1 || f.seconds() < 1) {
+      throw new UsageException("--frontiers, --clients and --seconds must be at least 1");
+    }
+    if (f.warmupSeconds() < 0 || f.delaySeconds() < 0) {
+      throw new UsageException("--warmup and --frontier-delay must not be negative");
+    }
+    if (f.maxQueues() < 1 || f.maxUrlsPerQueue() < 1) {
+      throw new UsageException("--max-queues and --max-urls-per-queue must be at least 1");
+    }
+    return f;
+  }
+
+  /** Whether the frontier service is measured. */
+  boolean frontierStage() {
+    return what.equals("frontier") || what.equals("all");
   }
 
   /** Whether {@code load} runs. */

@@ -45,6 +45,7 @@ final class BenchRun {
     report.put("machine", Machine.describe());
     input.put("pages", options.pages());
     input.put("seed", options.seed());
+    input.put("domains", options.domains());
     report.put("input", input);
     report.put("stages", stages);
 
@@ -74,10 +75,19 @@ final class BenchRun {
     if (options.check()) {
       failed |= CheckStage.run(env, b0, stage("check"));
     }
+
     // the batch the Fluo application applied last (batch 0 is in the run it starts from)
     int lastBatch = 0;
     if (options.fluo()) {
       steps.status("fluo-init", "--conf", env.conf(), "--run", RecomputeStage.RUN, "--embedded");
+    }
+    if (options.frontierStage()) {
+      // the frontier service over the recompute's run, served: by fluo-init when Fluo runs (and
+      // before it changes the table), else by the served pointer alone, as a cut-over sets it
+      if (!options.fluo()) {
+        env.runs().serve(b0);
+      }
+      failed |= FrontierStage.run(env, b0, stage("frontier"));
     }
     if (options.load()) {
       lastBatch = LoadStage.run(env, stage("load"));

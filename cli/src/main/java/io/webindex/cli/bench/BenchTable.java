@@ -25,6 +25,7 @@ final class BenchTable {
     t.check(stages.get("check"));
     t.load(stages.get("load"));
     t.latency(stages.get("latency"));
+    t.frontier(stages.get("frontier"));
     t.memory((Map<String, Object>) report.get("memory"));
     t.machine((Map<String, Object>) report.get("machine"));
     StringBuilder sb = new StringBuilder();
@@ -116,6 +117,31 @@ final class BenchTable {
         lat.get("committedP50Ms"),
         lat.get("afterCommitP50Ms"),
         lat.getOrDefault("verdict", "not run"));
+  }
+
+  private void frontier(Map<String, Object> fr) {
+    if (fr == null || !fr.containsKey("urlsPerSecond")) {
+      return;
+    }
+    row(
+        "frontier",
+        "%,d queues (hosts), %,d URLs (%,d due); %s servers, %s clients for %s s: %s URLs/s"
+            + " handed out, %s GetURLs/s (p50 %s ms, p90 %s ms, p99 %s ms, max %s ms),"
+            + " %s acks/s; %s",
+        fr.get("queues"),
+        fr.get("urls"),
+        fr.get("dueUrls"),
+        fr.get("servers"),
+        fr.get("clients"),
+        fr.get("seconds"),
+        fr.get("urlsPerSecond"),
+        fr.get("getCallsPerSecond"),
+        fr.getOrDefault("getP50Ms", "-"),
+        fr.getOrDefault("getP90Ms", "-"),
+        fr.getOrDefault("getP99Ms", "-"),
+        fr.getOrDefault("getMaxMs", "-"),
+        fr.get("acksPerSecond"),
+        fr.get("verdict"));
   }
 
   @SuppressWarnings("unchecked")

@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutorService;
 public final class GenCommand implements Command {
   /** The command line of {@code gen}, checked. */
   private record Options(
-      int pages, Path out, long seed, int deltas, int deltaPages, boolean gzip) {}
+      int pages, Path out, long seed, int deltas, int deltaPages, int domains, boolean gzip) {}
 
   @Override
   public String name() {
@@ -35,16 +35,17 @@ public final class GenCommand implements Command {
   public String usage() {
     return """
         usage: bin/webindex gen --pages N --out DIR [--seed S] [--deltas K]
-                                [--delta-pages M] [--gzip]
+                                [--delta-pages M] [--domains D] [--gzip]
 
         Writes a synthetic web in the raw page store layout: DIR/batches/00000 holds the
         initial crawl of N pages (page JSON lines, 100,000 pages per part file), and
         DIR/batches/00001 to 0000K hold K delta batches of M page versions each: re-crawls
         with new links, new pages, deletions, stale versions (crawled before the initial
-        crawl) and unchanged re-crawls. Link targets follow a power law (a few front pages
+        crawl) and unchanged re-crawls. URLs spread over D registrable domains (default N/40)
+        of up to four hosts each (the bare host, www. and two subdomains). Link targets follow a power law (a few front pages
         hold a large share of all inlinks), hosts include subdomains, multi-label public
         suffixes, IP hosts, ports and https; links come raw, with a few duplicates and self
-        links. The same N, S and M always give the same bytes. Every batch is written under
+        links. The same N, S, M and D always give the same bytes. Every batch is written under
         a temporary name, gets its _SUCCESS marker last and is then renamed to its number, so
         a running loader never reads half of one; existing batches are never overwritten. Point --out at a store root (e.g.
         work/dev/store of bin/webindex dev) to load or recompute the pages directly.
@@ -55,6 +56,8 @@ public final class GenCommand implements Command {
           --seed S         the seed (default 1)
           --deltas K       delta batches after batch 0 (default 0)
           --delta-pages M  page versions per delta batch (default N/20, at least 1)
+          --domains D      registrable domains (default N/40, at least 4; 1,000,000 pages
+                           over 2,500 domains have about 10,000 hosts)
           --gzip           write .jsonl.gz files instead of .jsonl
         """;
   }
@@ -62,7 +65,7 @@ public final class GenCommand implements Command {
   @Override
   public int run(List<String> raw, Cli ctx) throws Exception {
     Options o = options(raw, ctx);
-    SyntheticWeb web = new SyntheticWeb(o.seed(), o.pages(), o.deltaPages());
+    SyntheticWeb web = new SyntheticWeb(o.seed(), o.pages(), o.deltaPages(), o.domains());
     Path batches = o.out().resolve(BatchLayout.BATCHES_DIR);
     requireNew(batches, o.deltas());
     Files.createDirectories(batches);
@@ -93,7 +96,10 @@ public final class GenCommand implements Command {
 
   private static Options options(List<String> raw, Cli ctx) {
     Args args =
-        Args.parse(raw, Set.of("pages", "out", "seed", "deltas", "delta-pages"), Set.of("gzip"));
+        Args.parse(
+            raw,
+            Set.of("pages", "out", "seed", "deltas", "delta-pages", "domains"),
+            Set.of("gzip"));
     args.expectPositionals(0, "");
     int pages = args.intValue("pages", -1);
     if (pages < 1) {
@@ -114,7 +120,20 @@ public final class GenCommand implements Command {
     if (deltaPages < 1) {
       throw new UsageException("--delta-pages must be at least 1");
     }
-    return new Options(pages, out, seed, deltas, deltaPages, args.has("gzip"));
+    int domains = domains(args, pages);
+    return new Options(pages, out, seed, deltas, deltaPages, domains, args.has("gzip"));
+  }
+
+  /**
+   * {@code --domains D}: the synthetic web's registrable domains (default {@link
+   * SyntheticWeb#defaultDomains}), as gen and bench take it.
+   */
+  static int domains(Args args, int pages) {
+    int domains = args.intValue("domains", SyntheticWeb.defaultDomains(pages));
+    if (domains < 4) {
+      throw new UsageException("--domains must be at least 4");
+    }
+    return domains;
   }
 
   /** gen never overwrites a batch: none of those it would write may exist. */

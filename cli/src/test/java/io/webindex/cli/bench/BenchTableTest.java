@@ -40,6 +40,37 @@ class BenchTableTest {
         BenchTable.format(report(true)));
   }
 
+  @Test
+  @SuppressWarnings("unchecked")
+  void frontierRowAfterLatency() {
+    Map<String, Object> r = report(false);
+    Map<String, Object> fr = new LinkedHashMap<>();
+    fr.put("servers", 2);
+    fr.put("clients", 4);
+    fr.put("queues", 9_925L);
+    fr.put("urls", 1_500_000L);
+    fr.put("dueUrls", 1_200_000L);
+    fr.put("seconds", 30.1);
+    fr.put("urlsPerSecond", 812.5);
+    fr.put("getCallsPerSecond", 9.3);
+    fr.put("getP50Ms", 410.2);
+    fr.put("getP90Ms", 600.0);
+    fr.put("getP99Ms", 900.5);
+    fr.put("getMaxMs", 1_002.0);
+    fr.put("acksPerSecond", 810.0);
+    fr.put("verdict", "no URL handed out twice");
+    ((Map<String, Map<String, Object>>) r.get("stages")).put("frontier", fr);
+    String table = BenchTable.format(r);
+    assertEquals(
+        "frontier   9,925 queues (hosts), 1,500,000 URLs (1,200,000 due); 2 servers, 4 clients"
+            + " for 30.1 s: 812.5 URLs/s handed out, 9.3 GetURLs/s (p50 410.2 ms, p90 600.0 ms,"
+            + " p99 900.5 ms, max 1002.0 ms), 810.0 acks/s; no URL handed out twice",
+        table.lines().filter(l -> l.startsWith("frontier")).findFirst().orElse(table));
+    // after latency, before memory
+    assertEquals(
+        table.indexOf("memory"), table.indexOf('\n', table.indexOf("frontier   ")) + 1, table);
+  }
+
   private static Map<String, Object> report(boolean partial) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("command", "bench all");

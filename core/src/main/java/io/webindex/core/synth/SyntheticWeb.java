@@ -13,15 +13,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>The shape: a URI space of {@code 1.5 × pages} URIs, of which the first {@code pages} are
  * crawled in batch 0 (the rest are link targets that are never crawled until a delta adds them as
- * new pages). URIs spread over about {@code pages / 40} registrable domains whose sizes follow a
- * power law, under ICANN suffixes with one and two labels ({@code com}, {@code co.uk}, {@code
- * com.au}, …) and a private one ({@code github.io}); a domain's pages sit on its bare host, {@code
- * www.} and other subdomains; a few domains are IP hosts, use a port or https. Out-degrees are
- * exponential around {@link #MEAN_OUT_DEGREE}; link targets follow a power law over the URI space
- * (target {@code ⌊M·u³⌋} for uniform {@code u}), so the first URIs — the domains' front pages —
- * hold a large share of all inlinks: about {@code M^(-1/3)} of all links point at the hottest one.
- * Anchors are drawn from a small vocabulary (some empty); links are written raw: a few duplicates
- * with another anchor and a few self links, as crawlers report them.
+ * new pages). URIs spread over about {@code pages / 40} registrable domains (or as many as asked
+ * for) whose sizes follow a power law, under ICANN suffixes with one and two labels ({@code com},
+ * {@code co.uk}, {@code com.au}, …) and a private one ({@code github.io}); a domain's pages sit on
+ * its bare host, {@code www.} and other subdomains; a few domains are IP hosts, use a port or
+ * https. Out-degrees are exponential around {@link #MEAN_OUT_DEGREE}; link targets follow a power
+ * law over the URI space (target {@code ⌊M·u³⌋} for uniform {@code u}), so the first URIs — the
+ * domains' front pages — hold a large share of all inlinks: about {@code M^(-1/3)} of all links
+ * point at the hottest one. Anchors are drawn from a small vocabulary (some empty); links are
+ * written raw: a few duplicates with another anchor and a few self links, as crawlers report them.
  *
  * <p>Delta batch {@code d} (1, 2, …) has {@code deltaPages} versions: 60 % re-crawls of crawled
  * pages with new links, 15 % new pages, 10 % deletions, 10 % stale versions (crawled before the
@@ -63,6 +63,19 @@ public final class SyntheticWeb {
    * @param deltaPages versions in each delta batch
    */
   public SyntheticWeb(long seed, int pages, int deltaPages) {
+    this(seed, pages, deltaPages, 0);
+  }
+
+  /**
+   * @param seed the seed: equal seeds, sizes and domain counts give equal output
+   * @param pages pages crawled in batch 0
+   * @param deltaPages versions in each delta batch
+   * @param domains registrable domains (0: the default, {@link #defaultDomains} of {@code pages})
+   */
+  public SyntheticWeb(long seed, int pages, int deltaPages, int domains) {
+    if (domains < 0) {
+      throw new IllegalArgumentException("domains must not be negative: " + domains);
+    }
     if (pages < 1) {
       throw new IllegalArgumentException("pages must be at least 1: " + pages);
     }
@@ -72,9 +85,19 @@ public final class SyntheticWeb {
     this.seed = seed;
     this.pages = pages;
     this.uriSpace = pages + pages / 2L + 1;
-    this.domains = Math.max(4, pages / 40);
+    this.domains = domains == 0 ? defaultDomains(pages) : domains;
     this.deltaPages = deltaPages;
     this.cache = new AtomicReferenceArray<>((int) Math.min(uriSpace, MAX_CACHED_URLS));
+  }
+
+  /** The registrable domains of a web of {@code pages} pages unless told otherwise. */
+  public static int defaultDomains(int pages) {
+    return Math.max(4, pages / 40);
+  }
+
+  /** The registrable domains the URIs spread over. */
+  public int domains() {
+    return domains;
   }
 
   public int pages() {
