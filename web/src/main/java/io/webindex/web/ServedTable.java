@@ -37,7 +37,9 @@ final class ServedTable {
     this.fixed = fixed;
     this.cacheMillis = cacheMillis;
     this.clock = clock;
-    this.frontier = new FrontierAnswers(clock);
+    // wall-clock time: the window is an instant the answer reports (the clock above may be
+    // monotonic)
+    this.frontier = new FrontierAnswers(System::currentTimeMillis);
   }
 
   /**
