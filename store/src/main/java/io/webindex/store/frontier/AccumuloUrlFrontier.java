@@ -1,5 +1,7 @@
 package io.webindex.store.frontier;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.frontier.FrontierEntry;
 import io.webindex.core.frontier.ops.FrontierSettings;
@@ -44,6 +46,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -99,6 +102,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
   private final ConditionalWriter writer;
   private final AtomicLong stamps = new AtomicLong();
   private final Comparator<QueueHead> queueOrder;
+  private final Cache<String, IndexFacts> factsCache;
   private volatile ServedView served;
 
   /**
@@ -122,6 +126,11 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     this.cfg = Objects.requireNonNull(cfg, "cfg");
     this.settings = cfg.frontier();
     this.queueOrder = QueuePriority.order(settings.priority());
+    this.factsCache =
+        CacheBuilder.newBuilder()
+            .maximumSize(FACTS_CACHED)
+            .expireAfterWrite(settings.refreshSeconds(), TimeUnit.SECONDS)
+            .build();
     this.opsTable = FrontierOpsSchema.opsTable(cfg.tablePrefix());
     this.owner = Objects.requireNonNull(owner, "owner");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -259,6 +268,9 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   private static final long DOMAINS_REFRESH_MILLIS = 60_000;
 
+  /** URIs whose index facts are kept (about 100 bytes each). */
+  private static final int FACTS_CACHED = 200_000;
+
   /** The pages the query table counts in each of {@code domains} (0 when it has no row). */
   private Map<String, Long> domainPages(String queryTable, Set<String> domains) {
     Map<String, Long> out = new HashMap<>();
@@ -322,6 +334,21 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     if (!v.hasFrontier() || keys.isEmpty()) {
       return out;
     }
+    // what the index says of a URI changes only when a batch is loaded or a run served: known for
+    // the refresh interval, like the queues' heads
+    List<String> missing = new ArrayList<>();
+    for (String k : keys) {
+      IndexFacts f = factsCache.getIfPresent(v.queryTable() + '\n' + k);
+      if (f != null) {
+        out.put(k, f);
+      } else {
+        missing.add(k);
+      }
+    }
+    if (missing.isEmpty()) {
+      return out;
+    }
+    keys = missing;
     Set<String> known = new TreeSet<>();
     List<Range> pages = new ArrayList<>();
     for (String k : keys) {
@@ -357,7 +384,9 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
       }
     }
     for (String k : keys) {
-      out.put(k, new IndexFacts(known.contains(k), newest.get(k)));
+      IndexFacts f = new IndexFacts(known.contains(k), newest.get(k));
+      out.put(k, f);
+      factsCache.put(v.queryTable() + '\n' + k, f);
     }
     return out;
   }
