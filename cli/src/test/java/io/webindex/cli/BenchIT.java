@@ -50,7 +50,7 @@ class BenchIT {
             "--samples",
             "4",
             "--seconds",
-            "2",
+            "4",
             "--warmup",
             "1",
             "--out",

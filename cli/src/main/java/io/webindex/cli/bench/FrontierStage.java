@@ -185,7 +185,9 @@ final class FrontierStage {
               .getURLs(params);
       it.forEachRemaining(got::add);
       long t1 = System.nanoTime();
-      boolean measured = t0 >= measureFrom;
+      // a call counts when it ends in the measured time (a slow first call may straddle the
+      // warm-up's end)
+      boolean measured = t1 >= measureFrom;
       for (Urlfrontier.URLInfo u : got) {
         guard.handedOut(u.getUrl(), t1);
       }

@@ -200,8 +200,9 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   // ------------------------------------------------------------------ the served frontier
 
-  /** Re-reads the served run and its queues' heads now. */
+  /** Re-reads the served run, its queues' heads and what the index says of each URI, now. */
   public void refresh() {
+    factsCache.invalidateAll();
     served = readServed();
   }
 
