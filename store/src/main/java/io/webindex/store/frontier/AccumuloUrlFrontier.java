@@ -354,12 +354,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     List<Range> pages = new ArrayList<>();
     for (String k : keys) {
       pages.add(
-          new Range(
-              new Key(QuerySchema.pageRow(k), QuerySchema.FAM_PAGE, QuerySchema.QUAL_INCOUNT),
-              true,
-              new Key(QuerySchema.pageRow(k), QuerySchema.FAM_PAGE, QuerySchema.QUAL_INCOUNT)
-                  .followingKey(org.apache.accumulo.core.data.PartialKey.ROW_COLFAM_COLQUAL),
-              false));
+          Range.exact(QuerySchema.pageRow(k), QuerySchema.FAM_PAGE, QuerySchema.QUAL_INCOUNT));
     }
     try (BatchScanner b = batchScanner(v.queryTable())) {
       b.setRanges(pages);
