@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The systemd units of {@code systemd/}: the four services, each running a real {@code
+ * The systemd units of {@code systemd/}: the five services, each running a real {@code
  * bin/webindex} command as a non-root user, stopped with the signal the services handle, restarted
  * when they die; and, where {@code systemd-analyze} is installed, accepted by it without a warning.
  */
@@ -35,10 +35,11 @@ class SystemdUnitsTest {
           "webindex-oracle.service", "fluo-oracle",
           "webindex-worker@.service", "fluo-worker",
           "webindex-loader.service", "load",
-          "webindex-web.service", "serve");
+          "webindex-web.service", "serve",
+          "webindex-frontier.service", "frontier-serve");
 
   @Test
-  void theFourServicesRunTheirCommandsAsTheWebindexUser() throws IOException {
+  void theFiveServicesRunTheirCommandsAsTheWebindexUser() throws IOException {
     SystemdUnits units = SystemdUnits.read(REPO.resolve("systemd"));
     assertEquals(EXPECTED.keySet(), units.byFile().keySet());
     for (Map.Entry<String, String> e : EXPECTED.entrySet()) {
