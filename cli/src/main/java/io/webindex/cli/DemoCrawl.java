@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.frontier.service.UrlFrontier;
 import io.webindex.core.frontier.service.UrlFrontier.UrlInfo;
+import io.webindex.core.schema.FrontierOpsSchema;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.fluo.BatchApplier;
 import io.webindex.fluo.LoadTool;
@@ -61,7 +62,12 @@ final class DemoCrawl {
     PrintWriter o = ctx.out();
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     FrontierQuery.FrontierAnswer due =
-        new FrontierQuery(conn, served).next(now.toEpochMilli(), SHOWN, 1);
+        new FrontierQuery(conn, served)
+            .next(
+                now.toEpochMilli(),
+                SHOWN,
+                1,
+                FrontierQuery.readOps(conn, FrontierOpsSchema.opsTable(cfg.tablePrefix())));
     o.printf(
         "4. Which URLs would a crawler fetch next? (%d of %d due, one per host)%n",
         due.urls().size(), due.due());

@@ -1,6 +1,7 @@
 package io.webindex.cli;
 
 import io.webindex.core.args.Args;
+import io.webindex.core.schema.FrontierOpsSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.store.FrontierQuery;
 import io.webindex.store.FrontierQuery.Due;
@@ -38,17 +39,21 @@ final class FrontierCommand implements Command {
         Prints what a fetcher would get next from the crawl frontier of the query table
         (<table>_frontier), without taking leases: the URLs due at TIME, at most K of each
         queue (a queue is a host), the queues served in turn (the queue whose first URL is
-        the most overdue first, one URL of each queue per round) until N URLs:
+        the most overdue first, one URL of each queue per round) until N URLs. URLs that
+        the frontier service (frontier-serve) has handed out and not got back (in flight)
+        and queues it holds (blocked, or all of them while it is inactive) are left out:
 
           <due><TAB><urc><TAB><queue><TAB><url>
-          queues <n>  urls <n>  due <n>  due-queues <n>  skipped <n>  at <time>
+          queues <n>  urls <n>  due <n>  due-queues <n>  in-flight <n>  blocked-queues <n>
+          skipped <n>  at <time>
 
         <due> is the instant the URL is due, or 'now' for a URL never crawled (due at
-        once); <urc> is its priority (the pages linking to it). The last line counts the
-        whole frontier: its queues, its URLs, the URLs due at TIME, the queues with a URL
-        due, and the cells skipped because they do not decode. With --json the answer is
-        one JSON object instead, the same as the web application's /api/v1/frontier answer
-        (docs/web.md).
+        once); <urc> is its priority (the pages linking to it). The last line (one line)
+        counts the whole frontier: its queues, its URLs, the URLs due at TIME, the queues
+        with a URL due, the URLs in flight and the queues blocked at TIME, and the cells
+        skipped because they do not decode; 'inactive' follows the blocked queues while the
+        service hands out nothing. With --json the answer is one JSON object instead, the
+        same as the web application's /api/v1/frontier answer (docs/web.md).
 
         options:
           --limit N         URLs to print, 1 to 10000 (default 10)
@@ -79,7 +84,12 @@ final class FrontierCommand implements Command {
     String conf = args.value(Cli.CONF_OPTION).orElse(null);
     String table = ctx.tableOrServed(args.value("table"), conf);
     QueryService service = new QueryService(ctx.connect(conf), table);
-    FrontierAnswer a = service.frontier(at, limit, perHost);
+    FrontierAnswer a =
+        service.frontier(
+            at,
+            limit,
+            perHost,
+            FrontierOpsSchema.opsTable(ctx.config(conf).config().tablePrefix()));
     PrintWriter out = ctx.out();
     if (args.has("json")) {
       out.println(RecomputeCommand.json(QueryAnswers.frontier(table, a)));
@@ -129,6 +139,11 @@ final class FrontierCommand implements Command {
             + a.due()
             + "  due-queues "
             + a.dueQueues()
+            + "  in-flight "
+            + a.inFlight()
+            + "  blocked-queues "
+            + a.blockedQueues()
+            + (a.active() ? "" : "  inactive")
             + "  skipped "
             + a.skipped()
             + "  at "

@@ -7,8 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.frontier.ops.Lease;
+import io.webindex.core.frontier.ops.QueueState;
+import io.webindex.core.frontier.service.UrlFrontier;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
+import io.webindex.core.schema.FrontierOpsSchema;
+import io.webindex.core.schema.FrontierOpsSchema.QueueKey;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
 import io.webindex.store.FrontierTables;
@@ -25,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -393,8 +399,9 @@ class CliIT extends AccumuloITBase {
    * the second round.
    */
   @Test
-  void frontier() {
-    String dec1 = "queues 4  urls 5  due 2  due-queues 1  skipped 0  at 2026-12-01T00:00:00.000Z\n";
+  void frontier() throws Exception {
+    String dec1 =
+        "queues 4  urls 5  due 2  due-queues 1  in-flight 0  blocked-queues 0  skipped 0  at 2026-12-01T00:00:00.000Z\n";
     Run one = cli("frontier", "--at", "2026-12-01T00:00:00Z", "--limit", "10", "--table", table);
     assertEquals(0, one.status(), one.toString());
     assertEquals("now\t3\tc.com\thttp://c.com/\n" + dec1, one.out());
@@ -409,7 +416,7 @@ class CliIT extends AccumuloITBase {
             + "2026-12-20T10:01:00.000Z\t1\tb.com\thttp://b.com/\n"
             + "2026-12-20T10:02:00.000Z\t0\td.com\thttp://d.com/\n";
     String sum31 =
-        "queues 4  urls 5  due 5  due-queues 4  skipped 0  at 2026-12-31T00:00:00.000Z\n";
+        "queues 4  urls 5  due 5  due-queues 4  in-flight 0  blocked-queues 0  skipped 0  at 2026-12-31T00:00:00.000Z\n";
     Run all = cli("frontier", "--at", "2026-12-31T00:00:00Z", "--table", table);
     assertEquals(0, all.status(), all.toString());
     assertEquals(dec31 + sum31, all.out());
@@ -422,6 +429,43 @@ class CliIT extends AccumuloITBase {
             + "2026-12-20T10:00:00.000Z\t0\ta.com\thttp://a.com/page1\n"
             + sum31,
         limited.out());
+    // the frontier service's state (its operational table, written as AccumuloUrlFrontier
+    // writes it): c.com/ in flight until 2027, a.com blocked until 2027: at the end of December
+    // c.com's second URL heads its queue, a.com is left out
+    String ops = FrontierOpsSchema.opsTable("cliops");
+    connector().tableOperations().create(ops);
+    long y2027 = Instant.parse("2027-01-01T00:00:00Z").toEpochMilli();
+    List<io.webindex.core.schema.Cell> opsCells = new ArrayList<>();
+    opsCells.addAll(
+        FrontierOpsSchema.cells(
+            new QueueKey(UrlFrontier.DEFAULT_CRAWL, "c.com"),
+            QueueState.EMPTY.withLeases(Map.of("com.c", new Lease(y2027, "p1")))));
+    opsCells.addAll(
+        FrontierOpsSchema.cells(
+            new QueueKey(UrlFrontier.DEFAULT_CRAWL, "a.com"),
+            QueueState.EMPTY.withBlockedUntil(y2027 / 1000)));
+    Cells.write(connector(), ops, opsCells);
+    Path opsConf = home.resolve("ops.properties");
+    Files.writeString(opsConf, Files.readString(conf) + WebindexConfig.TABLE_PREFIX + "=cliops\n");
+    Run held =
+        Run.of(
+            home,
+            List.of(
+                "frontier",
+                "--at",
+                "2026-12-31T00:00:00Z",
+                "--table",
+                table,
+                "--conf",
+                opsConf.toString()));
+    assertEquals(0, held.status(), held.toString());
+    assertEquals(
+        "now\t1\tc.com\thttp://c.com/page1\n"
+            + "2026-12-20T10:01:00.000Z\t1\tb.com\thttp://b.com/\n"
+            + "2026-12-20T10:02:00.000Z\t0\td.com\thttp://d.com/\n"
+            + "queues 4  urls 5  due 5  due-queues 4  in-flight 1  blocked-queues 1  skipped 0"
+            + "  at 2026-12-31T00:00:00.000Z\n",
+        held.out());
     // by default the instant is now (after 2026-12-20: a test run before that date sees 2 due)
     Run now = cli("frontier", "--table", table);
     assertEquals(0, now.status(), now.toString());

@@ -1,10 +1,15 @@
 package io.webindex.store;
 
 import io.webindex.core.frontier.FrontierEntry;
+import io.webindex.core.frontier.ops.OpsView;
+import io.webindex.core.frontier.ops.QueueState;
+import io.webindex.core.frontier.service.UrlFrontier;
 import io.webindex.core.schema.Cell;
+import io.webindex.core.schema.FrontierOpsSchema;
 import io.webindex.core.schema.FrontierSchema;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +19,7 @@ import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
 
 /**
@@ -47,9 +53,11 @@ public final class FrontierQuery {
   public record Due(FrontierEntry entry, String url) {}
 
   /**
-   * The answer: the frontier table, the instant, the URLs in the order a fetcher gets them, and the
-   * totals of the whole table: queues (rows with an entry), URLs, URLs due at {@code atMillis}, the
-   * queues with an entry due, and the cells that did not decode (skipped).
+   * The answer: the frontier table, the instant, the URLs in the order a fetcher gets them (none in
+   * flight, none of a held queue), and the totals of the whole table: queues (rows with an entry),
+   * URLs, URLs due at {@code atMillis}, the queues with an entry due; of the frontier service's
+   * state at {@code atMillis}: the URLs in flight, the queues blocked, whether it hands out URLs at
+   * all (active); and the cells that did not decode (skipped).
    */
   public record FrontierAnswer(
       String table,
@@ -61,6 +69,9 @@ public final class FrontierQuery {
       long urlCount,
       long due,
       long dueQueues,
+      long inFlight,
+      long blockedQueues,
+      boolean active,
       long skipped) {}
 
   /**
@@ -94,12 +105,12 @@ public final class FrontierQuery {
 
   /**
    * The next URLs due at {@code atMillis}: at most {@code limit}, at most {@code perHost} of each
-   * queue.
+   * queue, leaving out what {@code ops} holds back (URLs in flight, held queues).
    *
    * @throws IllegalArgumentException when a bound is out of range (1 to {@link
    *     QueryService#MAX_LIMIT}) or the instant is negative
    */
-  public FrontierAnswer next(long atMillis, int limit, int perHost) {
+  public FrontierAnswer next(long atMillis, int limit, int perHost, OpsView ops) {
     checkBounds(atMillis, limit, perHost);
     try (Scanner scanner = TableDump.scanner(connector, table)) {
       scanner.enableIsolation();
@@ -117,9 +128,58 @@ public final class FrontierQuery {
               return Cells.fromEntry(e.getKey(), e.getValue());
             }
           };
-      return select(table, cells, atMillis, limit, perHost);
+      return select(table, cells, atMillis, limit, perHost, ops);
     } catch (RuntimeException e) {
       throw refused(e);
+    }
+  }
+
+  /**
+   * The frontier service's state of the index's own crawl ({@code DEFAULT}) in its operational
+   * table {@code opsTable} ({@link FrontierOpsSchema#opsTable}); {@link OpsView#NONE} when the
+   * table does not exist (no frontier service ever ran).
+   *
+   * @throws StoreException when Accumulo refuses the scan, or a cell does not decode
+   */
+  public static OpsView readOps(Connector connector, String opsTable) {
+    if (!connector.tableOperations().exists(opsTable)) {
+      return OpsView.NONE;
+    }
+    String prefix = FrontierOpsSchema.crawlPrefix(UrlFrontier.DEFAULT_CRAWL);
+    Map<String, List<Cell>> rows = new HashMap<>();
+    List<Cell> service = new ArrayList<>();
+    try (Scanner scanner = TableDump.scanner(connector, opsTable)) {
+      scanner.enableIsolation();
+      for (Range r : List.of(Range.exact(FrontierOpsSchema.SERVICE_ROW), Range.prefix(prefix))) {
+        scanner.setRange(r);
+        for (Map.Entry<Key, Value> e : scanner) {
+          Cell c = Cells.fromEntry(e.getKey(), e.getValue());
+          if (c.row().equals(FrontierOpsSchema.SERVICE_ROW)) {
+            service.add(c);
+          } else {
+            rows.computeIfAbsent(c.row(), k -> new ArrayList<>()).add(c);
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof AccumuloSecurityException sec) {
+          throw new StoreException(
+              "cannot read table '" + opsTable + "': " + sec.getSecurityErrorCode(), e);
+        }
+      }
+      throw e;
+    }
+    Map<String, QueueState> queues = new HashMap<>();
+    try {
+      for (Map.Entry<String, List<Cell>> r : rows.entrySet()) {
+        queues.put(
+            FrontierOpsSchema.queueOfRow(r.getKey()).queue(),
+            FrontierOpsSchema.decode(r.getValue()));
+      }
+      return new OpsView(FrontierOpsSchema.decodeService(service).active(), queues);
+    } catch (IllegalArgumentException bad) {
+      throw new StoreException("table '" + opsTable + "': " + bad.getMessage(), bad);
     }
   }
 
@@ -147,7 +207,7 @@ public final class FrontierQuery {
    * QUEUE_ORDER}).
    */
   static FrontierAnswer select(
-      String table, Iterator<Cell> cells, long atMillis, int limit, int perHost) {
+      String table, Iterator<Cell> cells, long atMillis, int limit, int perHost, OpsView ops) {
     checkBounds(atMillis, limit, perHost);
     int take = Math.min(limit, perHost);
     TreeSet<Candidate> chosen = new TreeSet<>(ROUND_ROBIN);
@@ -187,7 +247,9 @@ public final class FrontierQuery {
           dueQueues++;
           rowHasDue = true;
         }
-        if (row.size() < take) {
+        if (row.size() < take
+            && !ops.held(e.queue(), atMillis)
+            && !ops.inFlight(e.queue(), e.uriKey(), atMillis)) {
           row.add(new Due(e, c.value()));
         }
       }
@@ -198,7 +260,19 @@ public final class FrontierQuery {
       out.add(c.due());
     }
     return new FrontierAnswer(
-        table, atMillis, limit, perHost, List.copyOf(out), queues, urls, due, dueQueues, skipped);
+        table,
+        atMillis,
+        limit,
+        perHost,
+        List.copyOf(out),
+        queues,
+        urls,
+        due,
+        dueQueues,
+        ops.inFlight(atMillis),
+        ops.blockedQueues(atMillis),
+        ops.active(),
+        skipped);
   }
 
   /** Adds a queue's due entries (a prefix of its order) and drops what falls beyond the limit. */

@@ -125,10 +125,13 @@ public final class QueryAnswers {
   /**
    * The next URLs due in a frontier table: {@code {"table", "frontier", "at", "limit", "perHost",
    * "urls": [{"due", "urc", "queue", "uri", "url"}…], "summary": {"queues", "urls", "due",
-   * "dueQueues", "skipped"}}}. {@code due} is the ISO-8601 instant the URL is due at, or null when
-   * it is due at once (never crawled); the URLs are in the order a fetcher gets them (the queues
-   * round-robin); the summary counts the whole frontier table: its queues, its URLs, the URLs due
-   * at {@code at}, the queues with a URL due, and the cells skipped because they do not decode.
+   * "dueQueues", "inFlight", "blockedQueues", "active", "skipped"}}}. {@code due} is the ISO-8601
+   * instant the URL is due at, or null when it is due at once (never crawled); the URLs are in the
+   * order a fetcher gets them (the queues round-robin); the summary counts the whole frontier
+   * table: its queues, its URLs, the URLs due at {@code at}, the queues with a URL due; of the
+   * frontier service at {@code at}: the URLs in flight, the queues blocked, whether it hands out
+   * URLs; and the cells skipped because they do not decode. URLs in flight and queues held
+   * (blocked, or all while inactive) are not listed.
    */
   public static Map<String, Object> frontier(String queryTable, FrontierAnswer a) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -154,6 +157,9 @@ public final class QueryAnswers {
     s.put("urls", a.urlCount());
     s.put("due", a.due());
     s.put("dueQueues", a.dueQueues());
+    s.put("inFlight", a.inFlight());
+    s.put("blockedQueues", a.blockedQueues());
+    s.put("active", a.active());
     s.put("skipped", a.skipped());
     m.put("summary", s);
     return m;

@@ -372,12 +372,15 @@ public final class QueryService {
 
   /**
    * The next URLs due at {@code atMillis} in this query table's frontier table ({@link
-   * FrontierQuery#next}).
+   * FrontierQuery#next}), without what the frontier service holds back in its operational table
+   * {@code opsTable} ({@link FrontierQuery#readOps}: URLs in flight, blocked queues).
    *
-   * @throws StoreException when the table has no frontier table
+   * @throws StoreException when the table has no frontier table, or a table cannot be read
    */
-  public FrontierQuery.FrontierAnswer frontier(long atMillis, int limit, int perHost) {
-    return new FrontierQuery(connector, table).next(atMillis, limit, perHost);
+  public FrontierQuery.FrontierAnswer frontier(
+      long atMillis, int limit, int perHost, String opsTable) {
+    FrontierQuery q = new FrontierQuery(connector, table);
+    return q.next(atMillis, limit, perHost, FrontierQuery.readOps(connector, opsTable));
   }
 
   /** Whether this query table has its frontier table ({@link FrontierSchema#frontierTable}). */

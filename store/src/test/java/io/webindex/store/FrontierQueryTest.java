@@ -3,6 +3,9 @@ package io.webindex.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.webindex.core.frontier.ops.Lease;
+import io.webindex.core.frontier.ops.OpsView;
+import io.webindex.core.frontier.ops.QueueState;
 import io.webindex.core.schema.Cell;
 import io.webindex.store.FrontierQuery.Due;
 import io.webindex.store.FrontierQuery.FrontierAnswer;
@@ -10,6 +13,7 @@ import io.webindex.testkit.FrontierFixture;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +27,49 @@ class FrontierQueryTest {
   private static final long AT_1001 = Instant.parse("2026-12-20T10:01:00Z").toEpochMilli();
 
   private static FrontierAnswer select(List<Cell> cells, long at, int limit, int perHost) {
-    return FrontierQuery.select("t_frontier", cells.iterator(), at, limit, perHost);
+    return FrontierQuery.select("t_frontier", cells.iterator(), at, limit, perHost, OpsView.NONE);
+  }
+
+  /**
+   * The frontier service holds c.com/ (leased until a second after DEC_31) and blocks a.com until
+   * 2027: at DEC_31 c.com's next URL heads its queue (due at once), then b.com/ (10:01) and d.com/
+   * (10:02); a.com/page1 is left out. A lease that ends at DEC_31 holds nothing then.
+   */
+  @Test
+  void urlsInFlightAndBlockedQueuesAreLeftOut() {
+    OpsView ops =
+        new OpsView(
+            true,
+            Map.of(
+                "c.com",
+                QueueState.EMPTY.withLeases(Map.of("com.c", new Lease(DEC_31 + 1_000, "p1"))),
+                "a.com",
+                QueueState.EMPTY.withBlockedUntil(
+                    Instant.parse("2027-01-01T00:00:00Z").getEpochSecond())));
+    FrontierAnswer a =
+        FrontierQuery.select("t_frontier", FrontierFixture.cells().iterator(), DEC_31, 10, 1, ops);
+    assertEquals(List.of("http://c.com/page1", "http://b.com/", "http://d.com/"), urls(a));
+    assertEquals(1, a.inFlight());
+    assertEquals(1, a.blockedQueues());
+    assertEquals(5, a.due()); // the table's totals stay the table's
+    OpsView ended =
+        new OpsView(
+            true,
+            Map.of("c.com", QueueState.EMPTY.withLeases(Map.of("com.c", new Lease(DEC_31, "p1")))));
+    FrontierAnswer b =
+        FrontierQuery.select("t_frontier", FrontierFixture.cells().iterator(), DEC_31, 1, 1, ended);
+    assertEquals(List.of("http://c.com/"), urls(b));
+    assertEquals(0, b.inFlight());
+    FrontierAnswer off =
+        FrontierQuery.select(
+            "t_frontier",
+            FrontierFixture.cells().iterator(),
+            DEC_31,
+            10,
+            1,
+            new OpsView(false, Map.of()));
+    assertEquals(List.of(), urls(off));
+    assertEquals(false, off.active());
   }
 
   private static List<String> urls(FrontierAnswer a) {

@@ -34,11 +34,12 @@ final class FrontierAnswers {
   }
 
   /** The answer for {@code atMillis} (null: now, as of the current window's start). */
-  FrontierAnswer answer(QueryService q, Long atMillis, int limit, int perHost) {
+  FrontierAnswer answer(QueryService q, String opsTable, Long atMillis, int limit, int perHost) {
     long at = atMillis != null ? atMillis : clock.getAsLong() / WINDOW_MILLIS * WINDOW_MILLIS;
     try {
       return answers.get(
-          new Question(q.table(), at, limit, perHost), () -> q.frontier(at, limit, perHost));
+          new Question(q.table(), at, limit, perHost),
+          () -> q.frontier(at, limit, perHost, opsTable));
     } catch (ExecutionException | UncheckedExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;

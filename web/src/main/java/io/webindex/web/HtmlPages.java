@@ -307,6 +307,9 @@ final class HtmlPages {
     m.put("urlCount", a.urlCount());
     m.put("due", a.due());
     m.put("dueQueues", a.dueQueues());
+    m.put("inFlight", a.inFlight());
+    m.put("blockedQueues", a.blockedQueues());
+    m.put("active", a.active());
     m.put("skipped", a.skipped());
     List<Map<String, Object>> rows = new ArrayList<>(a.urls().size());
     for (Due d : a.urls()) {

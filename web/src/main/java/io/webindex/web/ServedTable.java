@@ -1,6 +1,7 @@
 package io.webindex.web;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.schema.FrontierOpsSchema;
 import io.webindex.store.FrontierQuery;
 import io.webindex.store.QueryService;
 import io.webindex.store.RunRegistry;
@@ -47,7 +48,8 @@ final class ServedTable {
    * question and window); {@code atMillis} null: now.
    */
   FrontierQuery.FrontierAnswer frontier(QueryService q, Long atMillis, int limit, int perHost) {
-    return frontier.answer(q, atMillis, limit, perHost);
+    return frontier.answer(
+        q, FrontierOpsSchema.opsTable(cfg.tablePrefix()), atMillis, limit, perHost);
   }
 
   /** The served pointer as last read (empty with a fixed table or when nothing is served). */

@@ -1000,7 +1000,8 @@ class WebApiIT extends AccumuloITBase {
     assertEquals(1, f.get("perHost").asInt());
     assertEquals(List.of("null 3 c.com com.c http://c.com/"), dueUrls(f.get("urls")));
     assertEquals(
-        "{\"queues\":4,\"urls\":5,\"due\":2,\"dueQueues\":1,\"skipped\":0}",
+        "{\"queues\":4,\"urls\":5,\"due\":2,\"dueQueues\":1,\"inFlight\":0,"
+            + "\"blockedQueues\":0,\"active\":true,\"skipped\":0}",
         f.get("summary").toString());
     JsonNode two = get("/api/v1/frontier?at=2026-12-01T00:00:00Z&perHost=2", 200);
     assertEquals(
@@ -1097,7 +1098,11 @@ class WebApiIT extends AccumuloITBase {
         table,
         p);
     String dec1 = fetch("/frontier?at=2026-12-01T00:00:00Z").body();
-    assertTrue(dec1.contains("2 due at 2026-12-01T00:00:00.000Z · 1 queues with a URL due"), dec1);
+    assertTrue(
+        dec1.contains(
+            "2 due at 2026-12-01T00:00:00.000Z · 1 queues with a URL due · 0 in flight · 0 queues"
+                + " blocked"),
+        dec1);
     assertEquals(400, status("/frontier?at=tomorrow"));
   }
 

@@ -4,6 +4,7 @@ import static io.webindex.cli.bench.Timing.round;
 import static io.webindex.cli.bench.Timing.secs;
 
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.frontier.ops.OpsView;
 import io.webindex.core.frontier.service.UrlFrontier;
 import io.webindex.fluo.LatencyProbe;
 import io.webindex.frontier.FrontierServer;
@@ -84,7 +85,8 @@ final class FrontierStage {
       return true;
     }
     FrontierQuery.FrontierAnswer totals =
-        new FrontierQuery(env.conn(), b0.table()).next(System.currentTimeMillis(), 1, 1);
+        new FrontierQuery(env.conn(), b0.table())
+            .next(System.currentTimeMillis(), 1, 1, OpsView.NONE);
     fig.put("servers", load.servers());
     fig.put("clients", load.clients());
     fig.put("maxQueues", load.maxQueues());

@@ -898,8 +898,8 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
   }
 
   private static UrlStatus status(QueueKey q, QueueOps.Waiting w) {
-    return new UrlStatus(
-        new UrlInfo(w.url(), q.queue(), q.crawl(), w.metadata()), w.entry().dueMillis() / 1000);
+    return UrlStatus.waiting(
+        new UrlInfo(w.url(), q.queue(), q.crawl(), w.metadata()), w.entry().dueMillis());
   }
 
   private void select(UrlSelection sel, Consumer<UrlStatus> out) {

@@ -423,6 +423,8 @@ public abstract class FrontierOpsCases {
     try (AccumuloUrlFrontier f = AccumuloUrlFrontier.open(connector(), cfg)) {
       f.setDelay("", "", 0);
       // a/3 (crawled at 500 ms, due 1000) put back: due again at 4 000 000 000 s (year 2096)
+      // a/1 was never crawled: due at once, reported as 1 s after the epoch (0 means completed)
+      assertEquals(1, f.urlStatus("", "http://a.com/1", "").orElseThrow().refetchableFromSeconds());
       assertEquals(Ack.OK, f.put(known("http://a.com/3", 4_000_000_000L)));
       assertEquals(
           4_000_000_000L,

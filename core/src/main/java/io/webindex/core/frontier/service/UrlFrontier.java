@@ -126,7 +126,15 @@ public interface UrlFrontier extends AutoCloseable {
    * @param info the URL, its queue and crawl, the metadata stored with it
    * @param refetchableFromSeconds when it is due (epoch seconds; 0 for a completed URL)
    */
-  record UrlStatus(UrlInfo info, long refetchableFromSeconds) {}
+  record UrlStatus(UrlInfo info, long refetchableFromSeconds) {
+    /**
+     * A URL waiting to be handed out, due at {@code dueMillis}. A URL due at once (never crawled:
+     * due at 0) reports 1, 1970-01-01T00:00:01Z, since 0 says the URL is completed.
+     */
+    public static UrlStatus waiting(UrlInfo info, long dueMillis) {
+      return new UrlStatus(info, Math.max(1, dueMillis / 1000));
+    }
+  }
 
   /**
    * A {@code ListURLs} or {@code CountURLs} selection.
