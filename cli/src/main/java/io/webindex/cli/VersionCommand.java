@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * {@code version} (also {@code bin/webindex --version}): the webindex version and the Accumulo,
- * Fluo and Hadoop versions it was built against, from {@link Version#current()}.
+ * Fluo and Hadoop versions it was built against, from {@link Version#current()}, and the git commit
+ * it was built from ({@link BuildInfo#current()}).
  */
 final class VersionCommand implements Command {
   @Override
@@ -24,7 +25,8 @@ final class VersionCommand implements Command {
         usage: bin/webindex version      (or bin/webindex --version)
 
         Prints the webindex version (the one run records, Fluo seeds and Fluo applications
-        record) and the Accumulo, Fluo and Hadoop versions this build was compiled against.
+        record), the Accumulo, Fluo and Hadoop versions this build was compiled against, and
+        the git commit it was built from ("unknown" for a build outside a git checkout).
         """;
   }
 
@@ -33,7 +35,7 @@ final class VersionCommand implements Command {
     if (!args.isEmpty()) {
       throw new UsageException("version takes no arguments");
     }
-    ctx.out().print(Version.current().describe());
+    ctx.out().print(Version.current().describe() + BuildInfo.current().describe());
     return ExitCodes.OK;
   }
 }

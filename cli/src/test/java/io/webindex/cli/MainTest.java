@@ -293,13 +293,36 @@ class MainTest {
             + ", Hadoop "
             + property(pom, "hadoop.version")
             + "\n";
+    // the commit, as git itself tells it (this test runs in the checkout the build was made from)
+    String head = gitHead();
     for (String word : List.of("--version", "version")) {
       Run r = Run.of(home, word);
       assertEquals(0, r.status(), r.toString());
-      assertEquals(expected, r.out());
+      assertTrue(r.out().startsWith(expected), r.out());
+      String commitLine = r.out().substring(expected.length());
+      if (head.isEmpty()) {
+        assertEquals("built from commit unknown (not built from a git checkout)\n", commitLine);
+      } else {
+        assertTrue(commitLine.startsWith("built from commit " + head + " (20"), commitLine);
+        assertTrue(commitLine.endsWith(")\n"), commitLine);
+      }
       assertEquals("", r.err());
     }
     assertUserError(Run.of(home, "version", "now"), "version takes no arguments");
+  }
+
+  /** {@code git rev-parse HEAD} of this checkout, or empty outside one (or without git). */
+  private static String gitHead() {
+    try {
+      Process p = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(false).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      return p.waitFor() == 0 && out.matches("[0-9a-f]{40}") ? out : "";
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
   }
 
   private static String property(String pom, String name) {

@@ -1,8 +1,12 @@
 package io.webindex.cli.bench;
 
+import io.webindex.cli.BuildInfo;
 import io.webindex.cli.Cli;
 import io.webindex.cli.Command;
 import io.webindex.cli.ExitCodes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -14,6 +18,9 @@ import java.util.List;
  * {@link FrontierStage}) through {@link Steps}; {@link BenchTable} prints the figures.
  */
 public final class BenchCommand implements Command {
+  /** The history's file name in {@code --out DIR}. */
+  static final String HISTORY = "history.jsonl";
+
   private final Command.Dispatcher dispatcher;
 
   /**
@@ -41,7 +48,7 @@ public final class BenchCommand implements Command {
                                   [--samples L] [--frontiers F] [--clients C]
                                   [--seconds T] [--warmup W] [--max-queues Q]
                                   [--max-urls-per-queue U] [--frontier-delay D]
-                                  [--out DIR] [--keep]
+                                  [--out DIR] [--history FILE] [--keep]
 
         Starts an embedded Accumulo in a temporary directory, writes a synthetic web of N
         pages there (as bin/webindex gen does) and times the stages through the same
@@ -77,9 +84,14 @@ public final class BenchCommand implements Command {
         against it run once; its verdict is reported with each of them. Prints a table
         of the figures (throughput, time, peak heap of this JVM in use and right after a
         GC, its peak RSS, the peak RSS of every process the embedded instance started,
-        input size, machine) and writes it to DIR/bench.json. Exits 0 unless a stage
-        failed (never because of slowness; an inconsistent check after load or latency,
-        a sample never visible, or a URL handed out twice is a failure).
+        input size, machine) and writes it to DIR/bench.json. Then appends one line for
+        the run to its history, DIR/history.jsonl (when, the commit this build was made
+        from, the command, machine, input, the guards' verdicts, a stage's error, the
+        figures), and draws every run of it into DIR/history.html: one chart per figure,
+        runs in order, one line per input size, failed guards and runs marked.
+        Exits 0 unless a stage failed (never because of slowness; an inconsistent check
+        after load or latency, a sample never visible, or a URL handed out twice is a
+        failure).
 
         options:
           --pages N        pages of the initial crawl (default 100000)
@@ -102,6 +114,9 @@ public final class BenchCommand implements Command {
                            set with SetDelay before the clients start (default 0: no
                            politeness pause, the service itself is measured)
           --out DIR        where bench.json goes (default bench-out)
+          --history FILE   the history to append to, a .jsonl file (default
+                           DIR/history.jsonl; the page is FILE with .html for .jsonl):
+                           one history for runs into different --out directories
           --keep           keep the temporary directory (its path is printed)
         """;
   }
@@ -112,6 +127,19 @@ public final class BenchCommand implements Command {
     BenchRun.Result r = new BenchRun(ctx, new Steps(dispatcher, ctx), options).run();
     ctx.out().print(BenchTable.format(r.figures()));
     ctx.out().println("figures: " + r.json());
+    Path history = options.history();
+    BenchHistory.append(
+        history, BenchHistory.entry(r.figures(), r.failed(), r.failure(), BuildInfo.current()));
+    List<BenchHistory.Run> runs = BenchHistory.read(history, ctx.err());
+    Path page = plotOf(history);
+    Files.writeString(page, HistoryPlot.html(runs), StandardCharsets.UTF_8);
+    ctx.out().println("history: " + history + " (" + runs.size() + " runs), drawn in " + page);
     return r.failed() ? ExitCodes.FAILED : ExitCodes.OK;
+  }
+
+  /** Where the history's page goes: beside it, {@code .html} for {@code .jsonl}. */
+  static Path plotOf(Path history) {
+    String name = history.getFileName().toString();
+    return history.resolveSibling(name.substring(0, name.length() - ".jsonl".length()) + ".html");
   }
 }

@@ -20,6 +20,7 @@ record BenchOptions(
     int deltaPages,
     int samples,
     Path out,
+    Path history,
     boolean keep,
     int domains,
     FrontierLoad frontier) {
@@ -58,6 +59,7 @@ record BenchOptions(
                 "delta-pages",
                 "samples",
                 "out",
+                "history",
                 "domains",
                 "frontiers",
                 "clients",
@@ -94,6 +96,11 @@ record BenchOptions(
       throw new UsageException("--samples must be at least 1");
     }
     Path out = ctx.userPath(args.value("out").orElse("bench-out"));
+    Path history =
+        args.value("history").map(ctx::userPath).orElse(out.resolve(BenchCommand.HISTORY));
+    if (!history.getFileName().toString().endsWith(".jsonl")) {
+      throw new UsageException("--history must name a .jsonl file: " + history);
+    }
     int domains = GenCommand.domains(args, pages);
     return new BenchOptions(
         raw,
@@ -104,6 +111,7 @@ record BenchOptions(
         deltaPages,
         samples,
         out,
+        history,
         args.has("keep"),
         domains,
         frontierLoad(args));

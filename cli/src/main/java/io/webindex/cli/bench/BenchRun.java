@@ -2,6 +2,7 @@ package io.webindex.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.webindex.cli.BuildInfo;
 import io.webindex.cli.Cli;
 import io.webindex.cli.EmbeddedAccumulo;
 import io.webindex.cli.ScratchDirs;
@@ -21,8 +22,12 @@ final class BenchRun {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  /** The figures ({@code bench.json}), where they went, and whether a stage failed. */
-  record Result(Map<String, Object> figures, Path json, boolean failed) {}
+  /**
+   * The figures ({@code bench.json}), where they went, whether a stage failed, and the error it
+   * failed with (null when none did, or it failed a guard only).
+   */
+  record Result(
+      Map<String, Object> figures, Path json, boolean failed, BenchHistory.Failure failure) {}
 
   private final Cli ctx;
   private final Steps steps;
@@ -30,6 +35,9 @@ final class BenchRun {
   private final Map<String, Object> report = new LinkedHashMap<>();
   private final Map<String, Object> input = new LinkedHashMap<>();
   private final Map<String, Map<String, Object>> stages = new LinkedHashMap<>();
+
+  /** The stage (or step between stages) running: where an error stopped the bench. */
+  private String running = "start";
 
   BenchRun(Cli ctx, Steps steps, BenchOptions options) {
     this.ctx = ctx;
@@ -40,6 +48,7 @@ final class BenchRun {
   Result run() throws Exception {
     Files.createDirectories(options.out());
     report.put("command", "bench " + String.join(" ", options.raw()));
+    report.put("commit", BuildInfo.current().commit());
     report.put("started", Instant.now().toString());
     HeapPeak heapPeak = HeapPeak.start();
     report.put("machine", Machine.describe());
@@ -51,6 +60,7 @@ final class BenchRun {
 
     Path tmp = Files.createTempDirectory("webindex-bench-");
     boolean failed = false;
+    BenchHistory.Failure failure = null;
     try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
       failed = stages(BenchEnv.of(ctx, steps, options, accumulo, tmp));
       report.put("memory", Machine.memory(heapPeak.stop(), heapPeak.peakAfterGc()));
@@ -58,17 +68,19 @@ final class BenchRun {
       // a step, or the latency stage's Fluo application, failed: the figures so far are written
       ctx.err().println("bench: " + e.getMessage());
       failed = true;
+      failure = new BenchHistory.Failure(running, e.getMessage());
     } finally {
       ScratchDirs.release(tmp, options.keep(), ctx.err(), "bench");
     }
     report.put("finished", Instant.now().toString());
     Path json = options.out().resolve("bench.json");
     JSON.writeValue(json.toFile(), report);
-    return new Result(report, json, failed);
+    return new Result(report, json, failed, failure);
   }
 
   /** Runs the stages chosen; returns true when one of them failed. */
   private boolean stages(BenchEnv env) throws Exception {
+    running = "input";
     InputStage.run(env, input);
     RunRecord b0 = RecomputeStage.run(env, stage("recompute"));
     boolean failed = false;
@@ -79,6 +91,7 @@ final class BenchRun {
     // the batch the Fluo application applied last (batch 0 is in the run it starts from)
     int lastBatch = 0;
     if (options.fluo()) {
+      running = "fluo-init";
       steps.status("fluo-init", "--conf", env.conf(), "--run", RecomputeStage.RUN, "--embedded");
     }
     if (options.frontierStage()) {
@@ -98,6 +111,7 @@ final class BenchRun {
     }
     if (options.fluo()) {
       // the guard: a recompute of every batch equals what Fluo made of them
+      running = "guard";
       failed |= GuardStage.run(env, b0, lastBatch, stages);
     }
     return failed;
@@ -107,6 +121,7 @@ final class BenchRun {
   private Map<String, Object> stage(String name) {
     Map<String, Object> figures = new LinkedHashMap<>();
     stages.put(name, figures);
+    running = name;
     return figures;
   }
 }
