@@ -151,6 +151,35 @@ class BenchIT {
     assertTrue(r.out().contains("figures: " + out.resolve("bench.json")), r.out());
     LocalFiles.deleteRecursively(Path.of(kept.group(1)));
     assertTrue(Files.exists(out.resolve("bench.json")));
+
+    // the history: this run's line, with the commit of this build and the figures of bench.json
+    java.util.List<String> history = Files.readAllLines(out.resolve("history.jsonl"));
+    assertEquals(1, history.size(), history.toString());
+    JsonNode h = new ObjectMapper().readTree(history.get(0));
+    assertEquals(b.path("started").asText(), h.path("when").asText());
+    assertEquals(b.path("commit").asText(), h.path("commit").asText());
+    assertEquals(BuildInfo.current().commit(), h.path("commit").asText());
+    assertEquals(1500, h.path("input").path("pages").asInt());
+    assertEquals(false, h.path("failed").asBoolean(true), h.toString());
+    assertEquals("[]", h.path("failedGuards").toString(), h.toString());
+    assertEquals(
+        stages.path("recompute").path("seconds").asDouble(),
+        h.path("figures").path("recompute.seconds").asDouble());
+    assertEquals(
+        fr.path("urlsPerSecond").asDouble(),
+        h.path("figures").path("frontier.urlsPerSecond").asDouble());
+    assertEquals(lat.path("p99Ms").asDouble(), h.path("figures").path("latency.p99Ms").asDouble());
+    String page = Files.readString(out.resolve("history.html"));
+    assertTrue(page.contains("<section class=\"figure\" id=\"recompute.seconds\">"), page);
+    assertTrue(page.contains("<section class=\"figure\" id=\"latency.p99Ms\">"), page);
+    assertTrue(
+        r.out()
+            .contains(
+                "history: "
+                    + out.resolve("history.jsonl")
+                    + " (1 run), drawn in "
+                    + out.resolve("history.html")),
+        r.out());
   }
 
   private static long latencyLines(Oracle oracle) {

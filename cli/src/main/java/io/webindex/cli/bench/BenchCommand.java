@@ -133,7 +133,15 @@ public final class BenchCommand implements Command {
     List<BenchHistory.Run> runs = BenchHistory.read(history, ctx.err());
     Path page = plotOf(history);
     Files.writeString(page, HistoryPlot.html(runs), StandardCharsets.UTF_8);
-    ctx.out().println("history: " + history + " (" + runs.size() + " runs), drawn in " + page);
+    ctx.out()
+        .println(
+            "history: "
+                + history
+                + " ("
+                + runs.size()
+                + (runs.size() == 1 ? " run" : " runs")
+                + "), drawn in "
+                + page);
     return r.failed() ? ExitCodes.FAILED : ExitCodes.OK;
   }
 

@@ -20,11 +20,18 @@ import java.util.Map;
  */
 final class HistoryPlot {
   static final int WIDTH = 720;
-  static final int HEIGHT = 250;
+  static final int HEIGHT = 260;
   private static final int LEFT = 72;
   private static final int RIGHT = 16;
-  private static final int TOP = 12;
-  private static final int BOTTOM = 78;
+  private static final int TOP = 24;
+  private static final int BOTTOM = 46;
+
+  /** The inset of the first and last run from the plot's sides: half a label. */
+  private static final int INSET = 40;
+
+  /** The room a label needs along x. */
+  private static final int LABEL_WIDTH = 86;
+
   private static final String[] COLOURS = {
     "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#7f7f7f", "#bcbd22"
   };
@@ -182,8 +189,9 @@ final class HistoryPlot {
             TOP + plotH,
             LEFT + plotW,
             TOP + plotH));
-    // x axis: every run, labelled (every k-th when there are many), failed runs marked
-    int every = Math.max(1, (runs.size() + 19) / 20);
+    // x axis: every run, labelled (every k-th when there are more than fit), failed runs marked
+    int fit = Math.max(1, (plotW - 2 * INSET) / LABEL_WIDTH + 1);
+    int every = Math.max(1, (runs.size() + fit - 1) / fit);
     for (int i = 0; i < runs.size(); i++) {
       Run r = runs.get(i);
       double x = x(i, runs.size(), plotW);
@@ -201,20 +209,23 @@ final class HistoryPlot {
                 FAIL,
                 esc("run " + (i + 1) + ": " + result(r))));
       }
-      if (i % every == 0 || i == runs.size() - 1) {
-        int ly = TOP + plotH + 12;
+      if (i % every == 0) {
+        int ly = TOP + plotH + 16;
+        String[] label = label(r);
         h.append(
             String.format(
                 Locale.ROOT,
-                "<text class=\"x-label\" data-run=\"%d\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\""
-                    + " transform=\"rotate(-35 %.1f %d)\"%s>%s</text>\n",
+                "<text class=\"x-label\" data-run=\"%d\" x=\"%.1f\" y=\"%d\""
+                    + " text-anchor=\"middle\"%s><tspan x=\"%.1f\">%s</tspan>"
+                    + "<tspan x=\"%.1f\" dy=\"13\">%s</tspan></text>\n",
                 i + 1,
                 x,
                 ly,
-                x,
-                ly,
                 r.failed() ? " fill=\"" + FAIL + "\"" : "",
-                esc(label(r))));
+                x,
+                esc(label[0]),
+                x,
+                esc(label[1])));
       }
     }
     // one line per input size, through the runs that measured the figure
@@ -259,7 +270,7 @@ final class HistoryPlot {
                 "run "
                     + (i[0] + 1)
                     + ", "
-                    + label(r)
+                    + String.join(" ", label(r))
                     + ", "
                     + r.input()
                     + ": "
@@ -313,29 +324,28 @@ final class HistoryPlot {
               "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                   + "<text class=\"legend\" x=\"%d\" y=\"%d\">%s</text>\n",
               lx,
-              TOP + 2,
+              4,
               colour,
               lx + 14,
-              TOP + 11,
+              13,
               esc(s.getKey())));
       lx += 24 + 7 * s.getKey().length();
     }
     h.append("</svg>\n</section>\n");
   }
 
-  /** A run's x label: the day and time it started, and its short commit. */
-  static String label(Run r) {
+  /** A run's x label, two lines: the day it started, then the time (UTC) and its short commit. */
+  static String[] label(Run r) {
     String when = r.when();
-    String day =
-        when.length() >= 16 && when.charAt(10) == 'T'
-            ? when.substring(0, 10) + " " + when.substring(11, 16)
-            : when;
     String commit = r.commit().length() > 7 ? r.commit().substring(0, 7) : r.commit();
-    return day + " " + commit;
+    if (when.length() >= 16 && when.charAt(10) == 'T') {
+      return new String[] {when.substring(0, 10), when.substring(11, 16) + " " + commit};
+    }
+    return new String[] {when, commit};
   }
 
   private static double x(int i, int n, int plotW) {
-    return n == 1 ? LEFT + plotW / 2.0 : LEFT + 10 + i * (plotW - 20.0) / (n - 1);
+    return n == 1 ? LEFT + plotW / 2.0 : LEFT + INSET + i * (plotW - 2.0 * INSET) / (n - 1);
   }
 
   private static double y(double v, double top, int plotH) {

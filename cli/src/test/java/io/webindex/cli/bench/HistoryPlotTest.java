@@ -63,22 +63,22 @@ class HistoryPlotTest {
         str(doc, "//section[@id='load.endToEndPagesPerSecond']/h2"));
 
     // recompute.seconds: max 20 → axis to 30 in steps of 10 (20 × 1.05 = 21, step 5.25 → 10);
-    // the plot is 160 px high from y = 12, so v sits at 172 − v / 30 × 160
+    // the plot is 190 px high from y = 24, so v sits at 214 − v / 30 × 190
     String rec = "//section[@id='recompute.seconds']";
     assertEquals(List.of("0", "10", "20", "30"), texts(doc, rec + "//*[@class='y-tick']"));
     String small = rec + "//*[@data-series='1,500 pages, 37 domains']";
     String big = rec + "//*[@data-series='100,000 pages, 2,500 domains']";
     assertEquals(List.of("1", "3"), attrs(doc, small + "/*[@data-run]", "data-run"));
     assertEquals(List.of("10", "12"), attrs(doc, small + "/*[@data-run]", "data-value"));
-    assertEquals(List.of("118.7", "108.0"), attrs(doc, small + "/*[@data-run]", "cy"));
+    assertEquals(List.of("150.7", "138.0"), attrs(doc, small + "/*[@data-run]", "cy"));
     assertEquals(List.of("2"), attrs(doc, big + "/*[@data-run]", "data-run"));
-    assertEquals(List.of("65.3"), attrs(doc, big + "/*[@data-run]", "cy"));
+    assertEquals(List.of("87.3"), attrs(doc, big + "/*[@data-run]", "cy"));
     // the line through the small input's runs, in run order (x grows), at the same heights
     String[] pts = str(doc, small + "/polyline/@points").split(" ");
     assertEquals(2, pts.length);
     assertTrue(x(pts[0]) < x(pts[1]), String.join(" ", pts));
-    assertEquals("118.7", pts[0].split(",")[1]);
-    assertEquals("108.0", pts[1].split(",")[1]);
+    assertEquals("150.7", pts[0].split(",")[1]);
+    assertEquals("138.0", pts[1].split(",")[1]);
     // the x positions: the same run at the same x in both series (run 2 between 1 and 3)
     double x1 = Double.parseDouble(attrs(doc, small + "/*[@data-run='1']", "cx").get(0));
     double x2 = Double.parseDouble(attrs(doc, big + "/*[@data-run='2']", "cx").get(0));
@@ -89,8 +89,14 @@ class HistoryPlotTest {
     assertEquals(0.0, num(doc, "count(" + rec + "//*[contains(@class,'guard-failed')])"));
     assertEquals(List.of("3"), attrs(doc, rec + "//*[@class='run-failed']", "data-run"));
     assertEquals(
-        List.of("2026-11-20 09:15 aaaaaaa", "2026-11-21 10:00 bbbbbbb", "2026-11-22 11:30 ccccccc"),
-        texts(doc, rec + "//*[@class='x-label']"));
+        List.of("2026-11-20", "2026-11-21", "2026-11-22"),
+        texts(doc, rec + "//*[@class='x-label']/*[1]"));
+    assertEquals(
+        List.of("09:15 aaaaaaa", "10:00 bbbbbbb", "11:30 ccccccc"),
+        texts(doc, rec + "//*[@class='x-label']/*[2]"));
+    // a failed run's label is red
+    assertEquals(
+        List.of("", "#d62728", "#d62728"), attrs(doc, rec + "//*[@class='x-label']", "fill"));
 
     // load: run 2's guard failed (marked), run 3 failed before load measured (no point, its line)
     String load = "//section[@id='load.endToEndPagesPerSecond']";
@@ -104,6 +110,30 @@ class HistoryPlotTest {
     assertEquals(List.of("3"), attrs(doc, load + "//*[@class='run-failed']", "data-run"));
     // 250 → axis to 300 in steps of 100 (262.5 / 4 = 65.6 → 100)
     assertEquals(List.of("0", "100", "200", "300"), texts(doc, load + "//*[@class='y-tick']"));
+  }
+
+  @Test
+  void manyRunsAreLabelledEveryKth() {
+    List<BenchHistory.Run> runs = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      runs.add(
+          new BenchHistory.Run(
+              String.format("2026-11-%02dT10:00:00Z", i % 28 + 1),
+              "abcdef0123",
+              "bench recompute",
+              "2 cores, CPU",
+              1000,
+              25,
+              false,
+              null,
+              List.of(),
+              java.util.Map.of("recompute.seconds", 10.0 + i)));
+    }
+    String html = HistoryPlot.html(runs);
+    // 30 points; the plot (632 px, 40 px inset each side) fits 7 labels of 86 px: every 5th run
+    assertEquals(30, html.split("class=\"point\"", -1).length - 1);
+    assertEquals(6, html.split("class=\"x-label\"", -1).length - 1);
+    assertTrue(html.contains("class=\"x-label\" data-run=\"26\""));
   }
 
   @Test
