@@ -6,7 +6,7 @@ import java.util.Properties;
 
 /**
  * The git commit this build was made from: the resource {@value #RESOURCE}, written by the build
- * (git-commit-id-maven-plugin). A build outside a git checkout (a source tarball) has none, and the
+ * (asking git: cli/pom.xml). A build outside a git checkout (a source tarball) has none, and the
  * commit reads {@value #UNKNOWN}.
  *
  * @param commit the full commit id, or {@value #UNKNOWN}
