@@ -57,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * MiniAccumulo}), which is replaced by {@link #ROOT_PASSWORD} through the client API once the
  * cluster is up. The instance secret (ZooKeeper ACLs, the system user) is random per class too, not
  * MiniAccumulo's fixed default. A {@link ChildProcessWatcher} records every child process's command
- * line and environment for the whole class ({@link #childProcesses()}).
+ * line and environment for as long as the cluster runs ({@link #childProcesses()}).
  *
  * <p>A class marked {@link SharedCluster} takes over the cluster the marked class before it in the
  * same JVM used, instead of starting one (about ten seconds of start and stop saved per class);
@@ -224,14 +224,17 @@ public abstract class AccumuloITBase {
     return running().zookeepers();
   }
 
-  /** The directory the cluster lives in; deleted when the class is done. */
+  /**
+   * The directory the cluster lives in; deleted when the cluster stops (after the class, or for a
+   * {@link SharedCluster} class when its fork ends).
+   */
   protected static Path clusterDir() {
     cluster();
     return clusterDir;
   }
 
   /**
-   * The instance secret ({@code instance.secret}) of this class's cluster: random per class.
+   * The instance secret ({@code instance.secret}) of this class's cluster: random per cluster.
    * ZooKeeper nodes Accumulo protects are readable with the digest {@code accumulo:<secret>}.
    */
   protected static String instanceSecret() {
@@ -241,7 +244,7 @@ public abstract class AccumuloITBase {
   /**
    * Every command line and environment of this JVM's child processes (MiniAccumulo's ZooKeeper,
    * Initialize, master, tablet server, garbage collector, and any a test starts) seen since the
-   * class started.
+   * cluster started (for a {@link SharedCluster} class: since the first class on it started).
    */
   protected static List<ChildProcessWatcher.Seen> childProcesses() {
     cluster();
