@@ -22,6 +22,7 @@ import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.FrontierFixture;
 import io.webindex.testkit.HistoryFixture;
 import io.webindex.testkit.JsonLinesFixtures;
+import io.webindex.testkit.SharedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.Test;
  * through a conf file with a password file, as an operator would), and {@code dev} end to end: an
  * {@link EmbeddedAccumulo} found by the other commands through its connection file.
  */
+@SharedCluster
 class CliIT extends AccumuloITBase {
   private static Path home;
   private static Path conf;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The operator's path: recompute, fluo-init from that run, then load new batches through Fluo. */
+@SharedCluster
 class FluoCommandsIT extends AccumuloITBase {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -9,6 +9,7 @@ import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * CLI, and the proof that the served table is the truth. Two classes so that the two failsafe forks
  * share the work evenly.
  */
+@SharedCluster
 abstract class OperatorPathsBase extends AccumuloITBase {
   @TempDir Path tmp;
 

@@ -14,6 +14,7 @@ import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A damaged live table is reported by check; reconcile cuts over to a batch run, and check is back
  * to zero differences; the served pointer moves atomically and the retention drops old runs only.
  */
+@SharedCluster
 class ReconcileIT extends AccumuloITBase {
   @TempDir Path tmp;
 

@@ -15,6 +15,7 @@ import io.webindex.fluo.WebindexApp;
 import io.webindex.store.Cells;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * be found. The truth each check compares with is an independent batch recompute of the same
  * batches.
  */
+@SharedCluster
 class UnattendedCycleIT extends AccumuloITBase {
   private static final Duration WAIT = Duration.ofSeconds(180);
 

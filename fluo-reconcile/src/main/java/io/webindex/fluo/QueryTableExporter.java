@@ -10,17 +10,25 @@ import io.webindex.store.Cells;
 import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
 import io.webindex.store.StoreException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.BatchWriter;
 import org.apache.accumulo.core.client.BatchWriterConfig;
+import org.apache.accumulo.core.client.ConditionalWriter;
+import org.apache.accumulo.core.client.ConditionalWriterConfig;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.MultiTableBatchWriter;
 import org.apache.accumulo.core.client.MutationsRejectedException;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
+import org.apache.accumulo.core.data.Condition;
+import org.apache.accumulo.core.data.ConditionalMutation;
 import org.apache.accumulo.core.data.Mutation;
+import org.apache.accumulo.core.data.Value;
 import org.apache.fluo.api.config.FluoConfiguration;
 import org.apache.fluo.api.config.SimpleConfiguration;
 import org.apache.fluo.recipes.core.export.SequencedExport;
@@ -48,6 +56,19 @@ import org.slf4j.LoggerFactory;
  * just below it ({@link #stamp}), so the newest export's schedule hides every older one whatever
  * the write order. A query table without a history table (made by hand, not by a recompute) gets
  * one, keeping the application's {@code webindex.history.versions}.
+ *
+ * <p>The export queue delivers at least once: when the process dies (or its transaction fails)
+ * after an export call wrote its cells and before the transaction that removes the queue entries
+ * committed, the next worker exports the same entries again. The query-table and frontier-table
+ * cells are then written again at the same timestamps with the same values, which changes nothing
+ * those tables' scans return (one version per column). The history table keeps several versions per
+ * column, and Accumulo keeps a second put of one key beside the first as a version of its own: a
+ * replayed {@code crawl:} version would no longer match the crawl count of its schedule, and the
+ * versioning iterator would drop the oldest real crawl for it. Every history-table put is therefore
+ * a conditional write ({@link #versionWrite}): made only when its column has no version at that
+ * timestamp yet. A replayed one is rejected, and one whose outcome the writer does not know is
+ * tried again, which either writes it or finds it written. (Deletes are markers, and a second one
+ * at the same timestamp hides nothing more.)
  *
  * <p>The frontier-table changes of an export ({@link IndexExport#frontier}) go to the query table's
  * frontier table ({@link FrontierSchema#frontierTable}), stamped like the query-table changes: a
@@ -177,8 +198,49 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
     frontierTableChecked = true;
   }
 
+  /** One export of the queue: its sequence number and what it changes. */
+  record Sequenced(long sequence, IndexExport export) {}
+
+  /**
+   * The conditional mutation of a history-table put written at {@code ts} (its own timestamp, or
+   * the export's for {@code sched:}, see {@link #stamp}): the version, on condition that the column
+   * holds none at {@code ts} yet (a replayed export's put is rejected).
+   */
+  static ConditionalMutation versionWrite(TimedCellChange.Put put, long ts) {
+    var c = put.cell();
+    ConditionalMutation m =
+        new ConditionalMutation(c.row(), new Condition(c.family(), c.qualifier()).setTimestamp(ts));
+    m.put(c.family(), c.qualifier(), ts, new Value(c.value().getBytes(StandardCharsets.UTF_8)));
+    return m;
+  }
+
+  /** The timestamp {@link #stamp} writes a history-table put at in an export at {@code ts}. */
+  private static long putTimestamp(TimedCellChange.Put put, long ts) {
+    return put.column().family().equals(HistorySchema.FAM_SCHED) ? ts : put.timestamp();
+  }
+
   @Override
   public void export(Iterator<SequencedExport<String, IndexExport>> exports) {
+    write(
+        new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return exports.hasNext();
+          }
+
+          @Override
+          public Sequenced next() {
+            SequencedExport<String, IndexExport> e = exports.next();
+            return new Sequenced(e.getSequence(), e.getValue());
+          }
+        });
+  }
+
+  /**
+   * Writes the exports and flushes them; a history-table version only where its column has none at
+   * its timestamp yet.
+   */
+  void write(Iterator<Sequenced> exports) {
     long epoch = epoch(app);
     if (epoch < 1) {
       throw new StoreException(
@@ -197,19 +259,24 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
       BatchWriter bw = mtbw.getBatchWriter(table);
       BatchWriter hw = null;
       BatchWriter fw = null;
+      List<ConditionalMutation> puts = new ArrayList<>();
       while (exports.hasNext()) {
-        SequencedExport<String, IndexExport> e = exports.next();
-        long ts = timestamp(epoch, e.getSequence());
-        for (CellChange change : e.getValue().changes()) {
+        Sequenced e = exports.next();
+        long ts = timestamp(epoch, e.sequence());
+        for (CellChange change : e.export().changes()) {
           bw.addMutation(Cells.toMutation(change, ts));
         }
-        for (TimedCellChange change : e.getValue().history()) {
+        for (TimedCellChange change : e.export().history()) {
+          if (change instanceof TimedCellChange.Put p) {
+            puts.add(versionWrite(p, putTimestamp(p, ts)));
+            continue;
+          }
           if (hw == null) {
             hw = mtbw.getBatchWriter(HistorySchema.historyTable(table));
           }
           hw.addMutation(stamp(change, ts));
         }
-        for (CellChange change : e.getValue().frontier()) {
+        for (CellChange change : e.export().frontier()) {
           if (fw == null) {
             fw = mtbw.getBatchWriter(FrontierSchema.frontierTable(table));
           }
@@ -218,6 +285,9 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
       }
       mtbw.close();
       mtbw = null;
+      if (!puts.isEmpty()) {
+        writeVersions(c, HistorySchema.historyTable(table), puts);
+      }
     } catch (MutationsRejectedException e) {
       throw new StoreException(
           "the query table "
@@ -238,6 +308,58 @@ final class QueryTableExporter implements Exporter<String, IndexExport> {
           // the first failure is the one reported
         }
       }
+    }
+  }
+
+  /**
+   * Writes each conditional mutation until its outcome is known: written, or rejected because the
+   * version is there already (a replayed export).
+   */
+  private static void writeVersions(
+      Connector c, String historyTable, List<ConditionalMutation> mutations)
+      throws TableNotFoundException, AccumuloException, AccumuloSecurityException {
+    int present = 0;
+    List<ConditionalMutation> pending = mutations;
+    try (ConditionalWriter cw =
+        c.createConditionalWriter(historyTable, new ConditionalWriterConfig())) {
+      for (int attempt = 1; !pending.isEmpty(); attempt++) {
+        List<ConditionalMutation> unknown = new ArrayList<>();
+        Iterator<ConditionalWriter.Result> results = cw.write(pending.iterator());
+        while (results.hasNext()) {
+          ConditionalWriter.Result r = results.next();
+          switch (r.getStatus()) {
+            case ACCEPTED -> {}
+            case REJECTED -> present++;
+            case UNKNOWN -> unknown.add(r.getMutation());
+            default ->
+                throw new StoreException(
+                    "the history table "
+                        + historyTable
+                        + " refused a version of "
+                        + new String(r.getMutation().getRow(), StandardCharsets.UTF_8)
+                        + ": "
+                        + r.getStatus());
+          }
+        }
+        if (!unknown.isEmpty() && attempt >= 10) {
+          throw new StoreException(
+              "the history table "
+                  + historyTable
+                  + " did not confirm "
+                  + unknown.size()
+                  + " versions after "
+                  + attempt
+                  + " attempts");
+        }
+        pending = unknown;
+      }
+    }
+    if (present > 0) {
+      log.info(
+          "a replayed export: {} of {} history versions were in {} already (not written again)",
+          present,
+          mutations.size(),
+          historyTable);
     }
   }
 }

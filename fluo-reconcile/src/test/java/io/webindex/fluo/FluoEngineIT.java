@@ -532,4 +532,84 @@ class FluoEngineIT extends AccumuloITBase {
       }
     }
   }
+
+  /**
+   * The export queue delivers at least once: a worker that dies after an export call wrote its
+   * cells and before the queue entries were removed leaves them to be exported again. A replayed
+   * export leaves the history table as it was, also after a newer export: each crawl is one
+   * version, none is pushed out of the newest {@code webindex.history.versions} (3 here) by a copy
+   * of another. (Accumulo keeps a second put of one key beside the first, as a version of its own.)
+   */
+  @Test
+  @Order(6)
+  void aReplayedExportWritesNoCrawlVersionTwice() throws Exception {
+    String table = createTable(newTableName("fx"));
+    io.webindex.store.HistoryTables.createFresh(connector(), table, cfg.historySettings());
+    FluoConfiguration fc = WebindexApp.connection(cfg, cfg.fluoApp() + "_fx");
+    WebindexApp.configure(fc, cfg, table, 1);
+    QueryTableExporter exporter = new QueryTableExporter(fc.getAppConfiguration());
+    String uri = "com.example/a";
+    long day = Duration.ofDays(1).toMillis();
+    long t0 = Instant.parse("2026-03-01T00:00:00Z").toEpochMilli();
+    TimedCell c1 = crawl(uri, t0, "s1");
+    TimedCell c2 = crawl(uri, t0 + day, "s2");
+    TimedCell c3 = crawl(uri, t0 + 2 * day, "s3");
+    QueryTableExporter.Sequenced first = export(5, uri, "v5", c1, c2);
+    QueryTableExporter.Sequenced second = export(6, uri, "v6", c3);
+
+    exporter.write(List.of(first).iterator());
+    List<String> once = dumpTable(HistorySchema.historyTable(table));
+    assertEquals(3, once.size(), "two crawls and the schedule: " + once);
+    // the replay of an export whose queue entries were not removed
+    exporter.write(List.of(first).iterator());
+    assertEquals(once, dumpTable(HistorySchema.historyTable(table)), "the replay wrote again");
+
+    exporter.write(List.of(second).iterator());
+    exporter.write(List.of(first, second).iterator());
+    List<String> crawls = new ArrayList<>();
+    try (Scanner sc =
+        connector().createScanner(HistorySchema.historyTable(table), Authorizations.EMPTY)) {
+      sc.fetchColumnFamily(new org.apache.hadoop.io.Text(HistorySchema.FAM_CRAWL));
+      for (Map.Entry<Key, Value> e : sc) {
+        crawls.add(e.getKey().getTimestamp() + "=" + e.getValue());
+      }
+    }
+    assertEquals(
+        List.of(
+            c3.timestamp() + "=" + c3.value(),
+            c2.timestamp() + "=" + c2.value(),
+            c1.timestamp() + "=" + c1.value()),
+        crawls,
+        "the three crawls, newest first, each once");
+    // the query table: the newer export's cell
+    List<String> query = dumpTable(table);
+    assertEquals(1, query.size(), query.toString());
+    assertTrue(query.get(0).endsWith("\tv6"), query.toString());
+  }
+
+  private static TimedCell crawl(String uri, long millis, String signature) {
+    return HistorySchema.crawlCell(
+        uri,
+        new io.webindex.core.history.Crawl(
+            millis, io.webindex.core.history.CrawlStatus.OK, signature, 1));
+  }
+
+  /** An export of one page's query-table cell and its history's new crawls and schedule. */
+  private static QueryTableExporter.Sequenced export(
+      long seq, String uri, String value, TimedCell... newCrawls) {
+    List<io.webindex.core.schema.TimedCellChange> history = new ArrayList<>();
+    for (TimedCell c : newCrawls) {
+      history.add(new io.webindex.core.schema.TimedCellChange.Put(c));
+    }
+    TimedCell sched = new TimedCell(uri, HistorySchema.FAM_SCHED, "", 1, "schedule of " + value);
+    history.add(new io.webindex.core.schema.TimedCellChange.Delete(sched.column(), 0));
+    history.add(new io.webindex.core.schema.TimedCellChange.Put(sched));
+    return new QueryTableExporter.Sequenced(
+        seq,
+        new io.webindex.seed.IndexExport(
+            List.of(
+                io.webindex.core.schema.CellChange.put(
+                    new io.webindex.core.schema.Cell(uri, "p", "v", value))),
+            history));
+  }
 }

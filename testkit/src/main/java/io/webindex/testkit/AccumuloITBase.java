@@ -32,6 +32,7 @@ import org.apache.accumulo.core.security.SystemPermission;
 import org.apache.accumulo.minicluster.MiniAccumuloCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +57,11 @@ import org.slf4j.LoggerFactory;
  * MiniAccumulo}), which is replaced by {@link #ROOT_PASSWORD} through the client API once the
  * cluster is up. The instance secret (ZooKeeper ACLs, the system user) is random per class too, not
  * MiniAccumulo's fixed default. A {@link ChildProcessWatcher} records every child process's command
- * line and environment for the whole class ({@link #childProcesses()}).
+ * line and environment for as long as the cluster runs ({@link #childProcesses()}).
+ *
+ * <p>A class marked {@link SharedCluster} takes over the cluster the marked class before it in the
+ * same JVM used, instead of starting one (about ten seconds of start and stop saved per class);
+ * that cluster stops when the JVM ends or when an unmarked class starts.
  *
  * <p>The state is static, one cluster per class at a time: do not run IT classes in parallel in one
  * JVM.
@@ -88,9 +93,35 @@ public abstract class AccumuloITBase {
   private static Connector connector;
   private static ChildProcessWatcher watcher;
 
+  /** The cluster the {@link SharedCluster} classes of this JVM run on, while it runs. */
+  private static Shared shared;
+
+  private static boolean shutdownHookAdded;
+
+  private record Shared(
+      Path dir, MiniAccumulo cluster, Connector connector, ChildProcessWatcher w) {}
+
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-  static void startAccumulo() throws Exception {
+  static void startAccumulo(TestInfo info) throws Exception {
+    boolean share =
+        info.getTestClass().map(c -> c.isAnnotationPresent(SharedCluster.class)).orElse(false);
+    synchronized (AccumuloITBase.class) {
+      if (share && shared != null) {
+        clusterDir = shared.dir();
+        cluster = shared.cluster();
+        connector = shared.connector();
+        watcher = shared.w();
+        log.info(
+            "MiniAccumulo {} shared with the classes before (zookeepers {}, dir {})",
+            cluster.instanceName(),
+            cluster.zookeepers(),
+            clusterDir);
+        return;
+      }
+      // a class of its own: no idle cluster beside it
+      stopShared();
+    }
     clusterDir = Files.createTempDirectory(baseDir(), "mac-");
     long start = System.nanoTime();
     watcher = ChildProcessWatcher.start();
@@ -105,6 +136,29 @@ public abstract class AccumuloITBase {
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
         mac.zookeepers(),
         clusterDir);
+    if (share) {
+      synchronized (AccumuloITBase.class) {
+        shared = new Shared(clusterDir, mac, connector, watcher);
+        if (!shutdownHookAdded) {
+          shutdownHookAdded = true;
+          Runtime.getRuntime()
+              .addShutdownHook(new Thread(AccumuloITBase::stopShared, "stop-shared-mini-accumulo"));
+        }
+      }
+    }
+  }
+
+  /** Stops and deletes the shared cluster, if one runs. */
+  private static synchronized void stopShared() {
+    Shared s = shared;
+    shared = null;
+    if (s != null) {
+      try {
+        stop(s.cluster(), s.dir(), s.w());
+      } catch (Exception e) {
+        log.warn("could not stop the shared MiniAccumulo in {}: {}", s.dir(), e.toString());
+      }
+    }
   }
 
   @AfterAll
@@ -117,6 +171,15 @@ public abstract class AccumuloITBase {
     connector = null;
     clusterDir = null;
     watcher = null;
+    synchronized (AccumuloITBase.class) {
+      if (shared != null && shared.cluster() == mac) {
+        return; // the next SharedCluster class takes it over
+      }
+    }
+    stop(mac, dir, w);
+  }
+
+  private static void stop(MiniAccumulo mac, Path dir, ChildProcessWatcher w) throws Exception {
     try {
       if (mac != null) {
         mac.stop();
@@ -161,14 +224,17 @@ public abstract class AccumuloITBase {
     return running().zookeepers();
   }
 
-  /** The directory the cluster lives in; deleted when the class is done. */
+  /**
+   * The directory the cluster lives in; deleted when the cluster stops (after the class, or for a
+   * {@link SharedCluster} class when its fork ends).
+   */
   protected static Path clusterDir() {
     cluster();
     return clusterDir;
   }
 
   /**
-   * The instance secret ({@code instance.secret}) of this class's cluster: random per class.
+   * The instance secret ({@code instance.secret}) of this class's cluster: random per cluster.
    * ZooKeeper nodes Accumulo protects are readable with the digest {@code accumulo:<secret>}.
    */
   protected static String instanceSecret() {
@@ -178,7 +244,7 @@ public abstract class AccumuloITBase {
   /**
    * Every command line and environment of this JVM's child processes (MiniAccumulo's ZooKeeper,
    * Initialize, master, tablet server, garbage collector, and any a test starts) seen since the
-   * class started.
+   * cluster started (for a {@link SharedCluster} class: since the first class on it started).
    */
   protected static List<ChildProcessWatcher.Seen> childProcesses() {
     cluster();
