@@ -521,7 +521,36 @@ public final class WebindexApp {
     fc.setMiniDataDir(dataDir.toAbsolutePath().toString());
     fc.setWorkerThreads(workerThreads);
     lowLatency(fc);
-    return FluoFactory.newMiniFluo(fc);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return FluoFactory.newMiniFluo(fc);
+      } catch (RuntimeException e) {
+        // Fluo 1.2's embedded oracle picks a free port and binds it a moment later: another
+        // process may take it in between. A new start picks another port.
+        if (attempt >= EMBEDDED_START_ATTEMPTS || !portTaken(e)) {
+          throw e;
+        }
+        log.warn(
+            "the embedded Fluo oracle's port was taken by another process before it bound it"
+                + " (attempt {} of {}): starting again",
+            attempt,
+            EMBEDDED_START_ATTEMPTS);
+      }
+    }
+  }
+
+  private static final int EMBEDDED_START_ATTEMPTS = 3;
+
+  /** Whether a failed embedded start failed because the oracle's server socket could not bind. */
+  static boolean portTaken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException
+          || (t.getMessage() != null
+              && t.getMessage().startsWith("Could not create ServerSocket"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
