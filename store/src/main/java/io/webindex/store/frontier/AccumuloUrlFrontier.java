@@ -2,6 +2,7 @@ package io.webindex.store.frontier;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import com.google.common.collect.Iterators;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import com.google.common.util.concurrent.Uninterruptibles;
 import io.webindex.core.config.WebindexConfig;
@@ -38,6 +39,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -121,8 +123,10 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   /**
    * The served run's frontier as last read: its query table (null: none), its queues' heads, the
-   * page counts of the heads' domains (when the priority uses them) and when they were read, and
-   * whether the run has a history table (read with the rest, not per facts lookup).
+   * page counts of the heads' domains (when the priority uses them) and when they were read,
+   * whether the run has a history table (read with the rest, not per facts lookup), and the heads
+   * as queues of {@code DEFAULT} in the priority's order with their domains' page counts (sorted
+   * once per read, not per call).
    */
   private record ServedView(
       String queryTable,
@@ -130,7 +134,8 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
       long readAt,
       Map<String, Long> domainPages,
       long domainsReadAt,
-      boolean hasHistory) {
+      boolean hasHistory,
+      List<QueueHead> ordered) {
     boolean hasFrontier() {
       return queryTable != null;
     }
@@ -244,7 +249,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     }
     if (table.isEmpty()
         || !conn.tableOperations().exists(FrontierSchema.frontierTable(table.get()))) {
-      return new ServedView(null, new TreeMap<>(), now, Map.of(), now, false);
+      return new ServedView(null, new TreeMap<>(), now, Map.of(), now, false, List.of());
     }
     SortedMap<String, FrontierEntry> heads = new TreeMap<>();
     try (Scanner s = scanner(FrontierSchema.frontierTable(table.get()))) {
@@ -260,7 +265,8 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     }
     boolean history = conn.tableOperations().exists(HistorySchema.historyTable(table.get()));
     if (!settings.priority().contains(QueuePriority.DOMAIN)) {
-      return new ServedView(table.get(), heads, now, Map.of(), now, history);
+      return new ServedView(
+          table.get(), heads, now, Map.of(), now, history, ordered(heads, Map.of(), Map.of()));
     }
     // the domains' page counts change slowly: read afresh with a new served table or once a
     // minute, else only for domains not seen yet
@@ -271,8 +277,10 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
             || now - before.domainsReadAt() >= DOMAINS_REFRESH_MILLIS;
     Map<String, Long> pages = fresh ? new HashMap<>() : new HashMap<>(before.domainPages());
     Set<String> missing = new TreeSet<>();
+    Map<String, String> domains = new HashMap<>();
     for (FrontierEntry h : heads.values()) {
       String domain = Domains.ofKey(h.uriKey());
+      domains.put(h.queue(), domain);
       if (!pages.containsKey(domain)) {
         missing.add(domain);
       }
@@ -281,7 +289,27 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
       pages.putAll(domainPages(table.get(), missing));
     }
     return new ServedView(
-        table.get(), heads, now, Map.copyOf(pages), fresh ? now : before.domainsReadAt(), history);
+        table.get(),
+        heads,
+        now,
+        Map.copyOf(pages),
+        fresh ? now : before.domainsReadAt(),
+        history,
+        ordered(heads, domains, pages));
+  }
+
+  /** The heads as queues of {@code DEFAULT}, with their domains' pages, in the priority's order. */
+  private List<QueueHead> ordered(
+      SortedMap<String, FrontierEntry> heads,
+      Map<String, String> domains,
+      Map<String, Long> pages) {
+    List<QueueHead> out = new ArrayList<>(heads.size());
+    for (FrontierEntry h : heads.values()) {
+      long n = pages.isEmpty() ? 0 : pages.getOrDefault(domains.get(h.queue()), 0L);
+      out.add(new QueueHead(DEFAULT_CRAWL, h.queue(), h, n));
+    }
+    out.sort(queueOrder);
+    return List.copyOf(out);
   }
 
   private static final long DOMAINS_REFRESH_MILLIS = 60_000;
@@ -315,11 +343,17 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     return out;
   }
 
-  /** The standing of a queue's domain in {@code v} (0: unknown or not used). */
-  private static long domainPages(ServedView v, FrontierEntry head) {
-    return v.domainPages().isEmpty()
-        ? 0
-        : v.domainPages().getOrDefault(Domains.ofKey(head.uriKey()), 0L);
+  /**
+   * The standing of a queue's domain in {@code v} (0: unknown or not used): a {@code DEFAULT} queue
+   * is a host, so its domain is that of its derived head when it has one.
+   */
+  private static long domainPages(ServedView v, String queue, FrontierEntry head) {
+    if (v.domainPages().isEmpty()) {
+      return 0;
+    }
+    FrontierEntry derived = v.heads().get(queue);
+    return v.domainPages()
+        .getOrDefault(Domains.ofKey(derived != null ? derived.uriKey() : head.uriKey()), 0L);
   }
 
   /** The derived entries of a queue, in order, while {@code keep} says so. */
@@ -550,50 +584,65 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     // no crawl named: every crawl, i.e. DEFAULT when a served run has a frontier, and every crawl
     // with records (one scan of the records of all crawls; a crawl without any has no URL due)
     String crawl = params.crawl() == null ? null : UrlFrontier.normaliseCrawl(params.crawl());
-    Map<QueueKey, QueueHead> heads = new LinkedHashMap<>();
-    if (crawl == null || crawl.equals(DEFAULT_CRAWL)) {
-      for (FrontierEntry h : v.heads().values()) {
-        if (h.dueMillis() <= now
-            && (params.queue().isEmpty() || params.queue().equals(h.queue()))) {
-          offer(heads, new QueueHead(DEFAULT_CRAWL, h.queue(), h, domainPages(v, h)));
-        }
-      }
-    }
+    // the queues with a record due (few): their first record, or their derived head when it comes
+    // first
+    boolean indexToo = crawl == null || crawl.equals(DEFAULT_CRAWL);
+    Map<QueueKey, QueueHead> recorded = new LinkedHashMap<>();
     readCrawl(crawl, FrontierOpsSchema.FAM_URL)
         .forEach(
             (q, s) -> {
               if (!params.queue().isEmpty() && !params.queue().equals(q.queue())) {
                 return;
               }
+              boolean indexed = q.crawl().equals(DEFAULT_CRAWL);
               for (QueueOps.Waiting w : QueueOps.waiting(q.queue(), List.of(), s.records())) {
                 if (w.entry().dueMillis() <= now) {
                   offer(
-                      heads,
+                      recorded,
                       new QueueHead(
                           q.crawl(),
                           q.queue(),
                           w.entry(),
-                          q.crawl().equals(DEFAULT_CRAWL) ? domainPages(v, w.entry()) : 0));
+                          indexed ? domainPages(v, q.queue(), w.entry()) : 0));
+                  FrontierEntry h = indexToo && indexed ? v.heads().get(q.queue()) : null;
+                  if (h != null && h.dueMillis() <= now) {
+                    offer(
+                        recorded,
+                        new QueueHead(DEFAULT_CRAWL, q.queue(), h, domainPages(v, q.queue(), h)));
+                  }
                 }
                 break;
               }
             });
-    List<QueueHead> order = new ArrayList<>(heads.values());
-    order.sort(queueOrder);
+    List<QueueHead> first = new ArrayList<>(recorded.values());
+    first.sort(queueOrder);
+    // the other queues of DEFAULT: the served heads due, already in order
+    Iterator<QueueHead> rest =
+        !indexToo
+            ? Collections.emptyIterator()
+            : v.ordered().stream()
+                .filter(
+                    h ->
+                        h.head().dueMillis() <= now
+                            && (params.queue().isEmpty() || params.queue().equals(h.queue()))
+                            && !recorded.containsKey(new QueueKey(DEFAULT_CRAWL, h.queue())))
+                .iterator();
+    Iterator<QueueHead> order = merged(first.iterator(), rest, queueOrder);
     long leaseMillis =
         (params.leaseSeconds() == 0 ? DEFAULT_LEASE_SECONDS : params.leaseSeconds()) * 1000L;
     // the queues are visited side by side, a window at a time: never more at once than may still
     // hand out (max_queues), so no queue is claimed beyond the limit; what they hand out is sent in
     // the queues' order
     int given = 0;
-    int next = 0;
-    while (next < order.size() && (params.maxQueues() == 0 || given < params.maxQueues())) {
+    while (order.hasNext() && (params.maxQueues() == 0 || given < params.maxQueues())) {
       int window =
           params.maxQueues() == 0
               ? QUEUES_AT_ONCE
               : Math.min(params.maxQueues() - given, QUEUES_AT_ONCE);
-      List<QueueHead> visit = order.subList(next, Math.min(order.size(), next + window));
-      next += visit.size();
+      List<QueueHead> visit = new ArrayList<>(window);
+      while (visit.size() < window && order.hasNext()) {
+        visit.add(order.next());
+      }
       List<Outcome<List<QueueOps.Waiting>>> got =
           fanOut(
               visit,
@@ -625,6 +674,11 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         throw failure;
       }
     }
+  }
+
+  /** The elements of two iterators, each in {@code order}, in that order. */
+  private static <T> Iterator<T> merged(Iterator<T> a, Iterator<T> b, Comparator<? super T> order) {
+    return Iterators.mergeSorted(List.of(a, b), order);
   }
 
   /** Queues of one GetURLs call visited at once (and threads of the pool that visits them). */
