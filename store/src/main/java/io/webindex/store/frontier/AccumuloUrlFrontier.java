@@ -744,6 +744,9 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
           != QueueOps.Eligibility.ELIGIBLE) {
         return List.of();
       }
+      // the entries read so far that are neither leased nor recorded, counted as they come
+      int[] counted = {0};
+      int[] free = {0};
       List<QueueOps.Derived> derived =
           indexed
               ? derived(
@@ -760,12 +763,13 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
                     if (max == 0) {
                       return true;
                     }
-                    long free =
-                        got.stream()
-                            .filter(d -> !s.leases().containsKey(d.entry().uriKey()))
-                            .filter(d -> !s.records().containsKey(d.entry().uriKey()))
-                            .count();
-                    return free < max;
+                    for (; counted[0] < got.size(); counted[0]++) {
+                      String k = got.get(counted[0]).entry().uriKey();
+                      if (!s.leases().containsKey(k) && !s.records().containsKey(k)) {
+                        free[0]++;
+                      }
+                    }
+                    return free[0] < max;
                   })
               : List.of();
       List<QueueOps.Waiting> waiting = QueueOps.waiting(q.queue(), derived, s.records());
