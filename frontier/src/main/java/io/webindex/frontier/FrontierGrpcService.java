@@ -6,12 +6,17 @@ import io.webindex.frontier.shaded.crawlercommons.urlfrontier.URLFrontierGrpc;
 import io.webindex.frontier.shaded.crawlercommons.urlfrontier.Urlfrontier;
 import io.webindex.frontier.shaded.io.grpc.Status;
 import io.webindex.frontier.shaded.io.grpc.StatusRuntimeException;
+import io.webindex.frontier.shaded.io.grpc.stub.ServerCallStreamObserver;
 import io.webindex.frontier.shaded.io.grpc.stub.StreamObserver;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +41,15 @@ public final class FrontierGrpcService extends URLFrontierGrpc.URLFrontierImplBa
 
   private final UrlFrontier frontier;
   private final Supplier<String> node;
+
+  /** Stores the items of PutURLs streams (a thread per stream storing, while it stores). */
+  private final ExecutorService puts =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "frontier-put");
+            t.setDaemon(true);
+            return t;
+          });
 
   /**
    * @param frontier the frontier the rpcs act on (not closed by the service)
@@ -102,48 +116,164 @@ public final class FrontierGrpcService extends URLFrontierGrpc.URLFrontierImplBa
   }
 
   /**
-   * Each item is stored as it arrives and answered at once, in order: its {@code ID} (the URL when
-   * it has none) with {@code OK}, {@code SKIPPED} (invalid, or a discovered URL already known: do
-   * not send it again) or {@code FAIL} (the store could not be reached: it may be sent again).
+   * Each item is answered in order, as soon as it is stored: its {@code ID} (the URL when it has
+   * none) with {@code OK}, {@code SKIPPED} (invalid, or a discovered URL already known: do not send
+   * it again) or {@code FAIL} (the store could not be reached: it may be sent again). The items
+   * that arrive while earlier ones are being stored are stored together ({@link
+   * UrlFrontier#putAll}: one read and one write per queue), at most {@value #PUT_BATCH} at a time;
+   * the stream takes no more items from the client than that ahead of the acks.
    */
   @Override
   public StreamObserver<Urlfrontier.URLItem> putURLs(StreamObserver<Urlfrontier.AckMessage> acks) {
-    return new StreamObserver<>() {
-      @Override
-      public void onNext(Urlfrontier.URLItem item) {
-        acks.onNext(
-            Urlfrontier.AckMessage.newBuilder()
-                .setID(ackId(item))
-                .setStatus(status(putOne(item)))
-                .build());
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        log.debug("PutURLs: the client ended the stream: {}", t.toString());
-      }
-
-      @Override
-      public void onCompleted() {
-        acks.onCompleted();
-      }
-    };
+    PutStream stream = new PutStream(acks);
+    if (acks instanceof ServerCallStreamObserver<Urlfrontier.AckMessage> call) {
+      call.disableAutoRequest();
+      stream.call = call;
+      call.request(PUT_BATCH);
+    }
+    return stream;
   }
 
-  /** Stores one item; never throws. */
-  UrlFrontier.Ack putOne(Urlfrontier.URLItem item) {
-    try {
-      return frontier.put(fromProto(item));
-    } catch (IllegalArgumentException e) {
-      log.debug("PutURLs: skipped {}: {}", ackId(item), e.getMessage());
-      return UrlFrontier.Ack.SKIPPED;
-    } catch (FrontierUnavailableException e) {
-      log.warn("PutURLs: {} not stored: {}", ackId(item), oneLine(e.getMessage()));
-      return UrlFrontier.Ack.FAIL;
-    } catch (RuntimeException e) {
-      log.error("PutURLs: {} not stored", ackId(item), e);
-      return UrlFrontier.Ack.FAIL;
+  /** Items of one PutURLs stream stored together at most. */
+  static final int PUT_BATCH = 256;
+
+  /**
+   * One PutURLs stream: the items queue up as they arrive; one task at a time (on {@link #puts})
+   * takes all that are queued, stores them and sends their acks, until none are left. Only that
+   * task sends on the stream, so the acks go out in order.
+   */
+  private final class PutStream implements StreamObserver<Urlfrontier.URLItem> {
+    private final StreamObserver<Urlfrontier.AckMessage> acks;
+    private ServerCallStreamObserver<Urlfrontier.AckMessage> call;
+    private final ArrayDeque<Urlfrontier.URLItem> pending = new ArrayDeque<>();
+    private boolean draining;
+    private boolean completed;
+    private volatile boolean gone;
+
+    PutStream(StreamObserver<Urlfrontier.AckMessage> acks) {
+      this.acks = acks;
     }
+
+    @Override
+    public void onNext(Urlfrontier.URLItem item) {
+      synchronized (this) {
+        pending.add(item);
+        if (draining) {
+          return;
+        }
+        draining = true;
+      }
+      puts.execute(this::drain);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      gone = true;
+      log.debug("PutURLs: the client ended the stream: {}", t.toString());
+    }
+
+    @Override
+    public void onCompleted() {
+      synchronized (this) {
+        completed = true;
+        if (draining) {
+          return; // the task under way ends the stream after the last ack
+        }
+      }
+      end();
+    }
+
+    private void drain() {
+      while (true) {
+        List<Urlfrontier.URLItem> batch = new ArrayList<>();
+        boolean end;
+        synchronized (this) {
+          while (!pending.isEmpty() && batch.size() < PUT_BATCH) {
+            batch.add(pending.poll());
+          }
+          if (batch.isEmpty()) {
+            draining = false;
+            end = completed;
+          } else {
+            end = false;
+          }
+        }
+        if (batch.isEmpty()) {
+          if (end) {
+            end();
+          }
+          return;
+        }
+        List<UrlFrontier.Ack> answers = putBatch(batch);
+        for (int i = 0; i < batch.size(); i++) {
+          send(
+              Urlfrontier.AckMessage.newBuilder()
+                  .setID(ackId(batch.get(i)))
+                  .setStatus(status(answers.get(i)))
+                  .build());
+        }
+        if (call != null && !gone) {
+          call.request(batch.size());
+        }
+      }
+    }
+
+    private void send(Urlfrontier.AckMessage ack) {
+      if (gone) {
+        return;
+      }
+      try {
+        acks.onNext(ack);
+      } catch (RuntimeException e) {
+        gone = true; // the call was cancelled: nobody to answer
+        log.debug("PutURLs: the client is gone: {}", e.toString());
+      }
+    }
+
+    private void end() {
+      if (gone) {
+        return;
+      }
+      try {
+        acks.onCompleted();
+      } catch (RuntimeException e) {
+        log.debug("PutURLs: the client is gone: {}", e.toString());
+      }
+    }
+  }
+
+  /**
+   * Stores the items that arrived together; never throws. An item the protocol's rules refuse is
+   * {@code SKIPPED} without asking the frontier.
+   */
+  List<UrlFrontier.Ack> putBatch(List<Urlfrontier.URLItem> items) {
+    UrlFrontier.Ack[] out = new UrlFrontier.Ack[items.size()];
+    List<UrlFrontier.PutItem> valid = new ArrayList<>(items.size());
+    List<Integer> at = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      try {
+        valid.add(fromProto(items.get(i)));
+        at.add(i);
+      } catch (IllegalArgumentException e) {
+        log.debug("PutURLs: skipped {}: {}", ackId(items.get(i)), e.getMessage());
+        out[i] = UrlFrontier.Ack.SKIPPED;
+      }
+    }
+    List<UrlFrontier.Ack> acks;
+    try {
+      acks = valid.isEmpty() ? List.of() : frontier.putAll(valid);
+    } catch (RuntimeException e) {
+      log.error("PutURLs: {} items not stored", valid.size(), e);
+      acks = Collections.nCopies(valid.size(), UrlFrontier.Ack.FAIL);
+    }
+    for (int j = 0; j < at.size(); j++) {
+      UrlFrontier.Ack a = acks.get(j);
+      if (a == UrlFrontier.Ack.FAIL) {
+        log.warn("PutURLs: {} not stored (may be sent again)", ackId(items.get(at.get(j))));
+      }
+      out[at.get(j)] = a;
+    }
+    return List.of(out);
   }
 
   /** The item the protocol's way: discovered, or known with its refetch date. */

@@ -200,6 +200,68 @@ class FrontierGrpcServiceTest {
         frontier.calls());
   }
 
+  /**
+   * Items that arrive while earlier ones are stored are stored together, at most PUT_BATCH at a
+   * time, and every item is answered once, in the order sent.
+   */
+  @Test
+  void putUrlsStoresWhatArrivedTogetherAndAnswersInOrder() throws InterruptedException {
+    int n = 3 * FrontierGrpcService.PUT_BATCH + 7;
+    CountDownLatch hold = new CountDownLatch(1);
+    frontier.holdFirstBatch = hold;
+    List<String> acks = new ArrayList<>();
+    CountDownLatch done = new CountDownLatch(1);
+    Throwable[] error = new Throwable[1];
+    StreamObserver<Urlfrontier.URLItem> requests =
+        async.putURLs(
+            new StreamObserver<>() {
+              @Override
+              public void onNext(Urlfrontier.AckMessage ack) {
+                synchronized (acks) {
+                  acks.add(ack.getID() + " " + ack.getStatus());
+                }
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                error[0] = t;
+                done.countDown();
+              }
+
+              @Override
+              public void onCompleted() {
+                done.countDown();
+              }
+            });
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      // every 10th a URL the frontier refuses (SKIPPED), the others stored (OK)
+      String url = i % 10 == 3 ? "nonsense-" + i : "http://a.com/" + i;
+      expected.add(url + (i % 10 == 3 ? " SKIPPED" : " OK"));
+      requests.onNext(
+          Urlfrontier.URLItem.newBuilder()
+              .setKnown(Urlfrontier.KnownURLItem.newBuilder().setInfo(info(url, "", "")))
+              .build());
+    }
+    requests.onCompleted();
+    // the first batch is held: the server takes PUT_BATCH items ahead of the acks, minus the
+    // one being stored, and no more
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < until && frontier.batches().isEmpty()) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(300);
+    hold.countDown();
+    assertTrue(done.await(30, TimeUnit.SECONDS));
+    assertEquals(null, error[0]);
+    assertEquals(expected, acks);
+    List<Integer> batches = frontier.batches();
+    assertEquals(n, batches.stream().mapToInt(Integer::intValue).sum());
+    assertTrue(batches.stream().allMatch(b -> b <= FrontierGrpcService.PUT_BATCH), "" + batches);
+    assertTrue(batches.size() < n / 2, "stored together, not in " + batches.size() + " calls");
+    assertEquals(n, frontier.calls().size(), "each item put once");
+  }
+
   @Test
   void queuesStatsAndSettings() {
     frontier.queues = List.of("a.com", "b.com");

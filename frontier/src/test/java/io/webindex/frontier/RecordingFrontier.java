@@ -59,6 +59,35 @@ final class RecordingFrontier implements UrlFrontier {
     toHandOut.forEach(out);
   }
 
+  /** The number of items of each putAll call, in order. */
+  final List<Integer> batches = new ArrayList<>();
+
+  /** When set, the first putAll call waits for it (so that the items after it queue up). */
+  volatile java.util.concurrent.CountDownLatch holdFirstBatch;
+
+  /** Each batch's size recorded, the first one held when asked; then each item put. */
+  @Override
+  public List<Ack> putAll(List<PutItem> items) {
+    boolean first;
+    synchronized (this) {
+      first = batches.isEmpty();
+      batches.add(items.size());
+    }
+    java.util.concurrent.CountDownLatch hold = holdFirstBatch;
+    if (first && hold != null) {
+      try {
+        hold.await(30, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return UrlFrontier.super.putAll(items);
+  }
+
+  synchronized List<Integer> batches() {
+    return List.copyOf(batches);
+  }
+
   /**
    * Puts: a URL without a scheme is refused as invalid, one on host {@code down.example} finds the
    * store unreachable, one on host {@code known.example} is a discovered URL already known.

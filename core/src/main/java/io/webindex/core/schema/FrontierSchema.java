@@ -2,6 +2,8 @@ package io.webindex.core.schema;
 
 import io.webindex.core.frontier.FrontierEntry;
 import io.webindex.core.frontier.Frontiers;
+import io.webindex.core.url.InvalidUrlException;
+import io.webindex.core.url.WebUrl;
 
 /**
  * The codec of the frontier table that goes with each query table ({@code <table>_frontier},
@@ -98,12 +100,19 @@ public final class FrontierSchema {
     long due = decodeDue(q.subSequence(0, DUE_WIDTH));
     long urc = CountCodec.decode(q.subSequence(urcAt, urcAt + CountCodec.WIDTH));
     String key = q.substring(keyAt);
-    String expectedQueue = Frontiers.queueOf(key);
+    // the key parsed once for both checks (Frontiers.queueOf and urlOf parse it each)
+    WebUrl parsed;
+    try {
+      parsed = WebUrl.fromKey(key);
+    } catch (InvalidUrlException e) {
+      throw new IllegalArgumentException("not a URI key: " + key, e);
+    }
+    String expectedQueue = parsed.host();
     if (!expectedQueue.equals(queue)) {
       throw new IllegalArgumentException(
           "URI " + key + " belongs to queue " + expectedQueue + ", not " + queue);
     }
-    String url = Frontiers.urlOf(key);
+    String url = parsed.toString();
     if (!url.equals(c.value())) {
       throw new IllegalArgumentException("the URL of " + key + " is " + url + ", not " + c.value());
     }

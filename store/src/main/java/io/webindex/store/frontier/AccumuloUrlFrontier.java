@@ -2,6 +2,9 @@ package io.webindex.store.frontier;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import com.google.common.collect.Iterators;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import com.google.common.util.concurrent.Uninterruptibles;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.frontier.FrontierEntry;
 import io.webindex.core.frontier.ops.FrontierSettings;
@@ -33,8 +36,10 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -46,9 +51,14 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.apache.accumulo.core.client.AccumuloException;
@@ -105,16 +115,27 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
   private final Cache<String, IndexFacts> factsCache;
   private volatile ServedView served;
 
+  /** Visits the queues of one call, and stores the queues of one put, side by side. */
+  private final ExecutorService pool =
+      Executors.newFixedThreadPool(
+          QUEUES_AT_ONCE,
+          new ThreadFactoryBuilder().setDaemon(true).setNameFormat("frontier-queues-%d").build());
+
   /**
    * The served run's frontier as last read: its query table (null: none), its queues' heads, the
-   * page counts of the heads' domains (when the priority uses them) and when they were read.
+   * page counts of the heads' domains (when the priority uses them) and when they were read,
+   * whether the run has a history table (read with the rest, not per facts lookup), and the heads
+   * as queues of {@code DEFAULT} in the priority's order with their domains' page counts (sorted
+   * once per read, not per call).
    */
   private record ServedView(
       String queryTable,
       SortedMap<String, FrontierEntry> heads,
       long readAt,
       Map<String, Long> domainPages,
-      long domainsReadAt) {
+      long domainsReadAt,
+      boolean hasHistory,
+      List<QueueHead> ordered) {
     boolean hasFrontier() {
       return queryTable != null;
     }
@@ -228,7 +249,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     }
     if (table.isEmpty()
         || !conn.tableOperations().exists(FrontierSchema.frontierTable(table.get()))) {
-      return new ServedView(null, new TreeMap<>(), now, Map.of(), now);
+      return new ServedView(null, new TreeMap<>(), now, Map.of(), now, false, List.of());
     }
     SortedMap<String, FrontierEntry> heads = new TreeMap<>();
     try (Scanner s = scanner(FrontierSchema.frontierTable(table.get()))) {
@@ -242,8 +263,10 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         }
       }
     }
+    boolean history = conn.tableOperations().exists(HistorySchema.historyTable(table.get()));
     if (!settings.priority().contains(QueuePriority.DOMAIN)) {
-      return new ServedView(table.get(), heads, now, Map.of(), now);
+      return new ServedView(
+          table.get(), heads, now, Map.of(), now, history, ordered(heads, Map.of(), Map.of()));
     }
     // the domains' page counts change slowly: read afresh with a new served table or once a
     // minute, else only for domains not seen yet
@@ -254,8 +277,10 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
             || now - before.domainsReadAt() >= DOMAINS_REFRESH_MILLIS;
     Map<String, Long> pages = fresh ? new HashMap<>() : new HashMap<>(before.domainPages());
     Set<String> missing = new TreeSet<>();
+    Map<String, String> domains = new HashMap<>();
     for (FrontierEntry h : heads.values()) {
       String domain = Domains.ofKey(h.uriKey());
+      domains.put(h.queue(), domain);
       if (!pages.containsKey(domain)) {
         missing.add(domain);
       }
@@ -264,7 +289,27 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
       pages.putAll(domainPages(table.get(), missing));
     }
     return new ServedView(
-        table.get(), heads, now, Map.copyOf(pages), fresh ? now : before.domainsReadAt());
+        table.get(),
+        heads,
+        now,
+        Map.copyOf(pages),
+        fresh ? now : before.domainsReadAt(),
+        history,
+        ordered(heads, domains, pages));
+  }
+
+  /** The heads as queues of {@code DEFAULT}, with their domains' pages, in the priority's order. */
+  private List<QueueHead> ordered(
+      SortedMap<String, FrontierEntry> heads,
+      Map<String, String> domains,
+      Map<String, Long> pages) {
+    List<QueueHead> out = new ArrayList<>(heads.size());
+    for (FrontierEntry h : heads.values()) {
+      long n = pages.isEmpty() ? 0 : pages.getOrDefault(domains.get(h.queue()), 0L);
+      out.add(new QueueHead(DEFAULT_CRAWL, h.queue(), h, n));
+    }
+    out.sort(queueOrder);
+    return List.copyOf(out);
   }
 
   private static final long DOMAINS_REFRESH_MILLIS = 60_000;
@@ -298,11 +343,17 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     return out;
   }
 
-  /** The standing of a queue's domain in {@code v} (0: unknown or not used). */
-  private static long domainPages(ServedView v, FrontierEntry head) {
-    return v.domainPages().isEmpty()
-        ? 0
-        : v.domainPages().getOrDefault(Domains.ofKey(head.uriKey()), 0L);
+  /**
+   * The standing of a queue's domain in {@code v} (0: unknown or not used): a {@code DEFAULT} queue
+   * is a host, so its domain is that of its derived head when it has one.
+   */
+  private static long domainPages(ServedView v, String queue, FrontierEntry head) {
+    if (v.domainPages().isEmpty()) {
+      return 0;
+    }
+    FrontierEntry derived = v.heads().get(queue);
+    return v.domainPages()
+        .getOrDefault(Domains.ofKey(derived != null ? derived.uriKey() : head.uriKey()), 0L);
   }
 
   /** The derived entries of a queue, in order, while {@code keep} says so. */
@@ -367,7 +418,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
     }
     Map<String, Long> newest = new HashMap<>();
     String history = HistorySchema.historyTable(v.queryTable());
-    if (conn.tableOperations().exists(history)) {
+    if (v.hasHistory()) {
       List<Range> rows = new ArrayList<>();
       for (String k : keys) {
         rows.add(Range.exact(HistorySchema.row(k), HistorySchema.FAM_CRAWL));
@@ -530,57 +581,148 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
       return;
     }
     ServedView v = served();
-    List<String> crawls =
-        params.crawl() == null ? listCrawls() : List.of(UrlFrontier.normaliseCrawl(params.crawl()));
-    Map<QueueKey, QueueHead> heads = new LinkedHashMap<>();
-    for (String crawl : crawls) {
-      if (crawl.equals(DEFAULT_CRAWL)) {
-        for (FrontierEntry h : v.heads().values()) {
-          if (h.dueMillis() <= now
-              && (params.queue().isEmpty() || params.queue().equals(h.queue()))) {
-            offer(heads, new QueueHead(crawl, h.queue(), h, domainPages(v, h)));
+    // no crawl named: every crawl, i.e. DEFAULT when a served run has a frontier, and every crawl
+    // with records (one scan of the records of all crawls; a crawl without any has no URL due)
+    String crawl = params.crawl() == null ? null : UrlFrontier.normaliseCrawl(params.crawl());
+    // the queues with a record due (few): their first record, or their derived head when it comes
+    // first
+    boolean indexToo = crawl == null || crawl.equals(DEFAULT_CRAWL);
+    Map<QueueKey, QueueHead> recorded = new LinkedHashMap<>();
+    readCrawl(crawl, FrontierOpsSchema.FAM_URL)
+        .forEach(
+            (q, s) -> {
+              if (!params.queue().isEmpty() && !params.queue().equals(q.queue())) {
+                return;
+              }
+              boolean indexed = q.crawl().equals(DEFAULT_CRAWL);
+              for (QueueOps.Waiting w : QueueOps.waiting(q.queue(), List.of(), s.records())) {
+                if (w.entry().dueMillis() <= now) {
+                  offer(
+                      recorded,
+                      new QueueHead(
+                          q.crawl(),
+                          q.queue(),
+                          w.entry(),
+                          indexed ? domainPages(v, q.queue(), w.entry()) : 0));
+                  FrontierEntry h = indexToo && indexed ? v.heads().get(q.queue()) : null;
+                  if (h != null && h.dueMillis() <= now) {
+                    offer(
+                        recorded,
+                        new QueueHead(DEFAULT_CRAWL, q.queue(), h, domainPages(v, q.queue(), h)));
+                  }
+                }
+                break;
+              }
+            });
+    List<QueueHead> first = new ArrayList<>(recorded.values());
+    first.sort(queueOrder);
+    // the other queues of DEFAULT: the served heads due, already in order
+    Iterator<QueueHead> rest =
+        !indexToo
+            ? Collections.emptyIterator()
+            : v.ordered().stream()
+                .filter(
+                    h ->
+                        h.head().dueMillis() <= now
+                            && (params.queue().isEmpty() || params.queue().equals(h.queue()))
+                            && !recorded.containsKey(new QueueKey(DEFAULT_CRAWL, h.queue())))
+                .iterator();
+    Iterator<QueueHead> order = merged(first.iterator(), rest, queueOrder);
+    long leaseMillis =
+        (params.leaseSeconds() == 0 ? DEFAULT_LEASE_SECONDS : params.leaseSeconds()) * 1000L;
+    // the queues are visited side by side, a window at a time: never more at once than may still
+    // hand out (max_queues), so no queue is claimed beyond the limit; what they hand out is sent in
+    // the queues' order
+    int given = 0;
+    while (order.hasNext() && (params.maxQueues() == 0 || given < params.maxQueues())) {
+      int window =
+          params.maxQueues() == 0
+              ? QUEUES_AT_ONCE
+              : Math.min(params.maxQueues() - given, QUEUES_AT_ONCE);
+      List<QueueHead> visit = new ArrayList<>(window);
+      while (visit.size() < window && order.hasNext()) {
+        visit.add(order.next());
+      }
+      List<Outcome<List<QueueOps.Waiting>>> got =
+          fanOut(
+              visit,
+              h ->
+                  serveQueue(
+                      new QueueKey(h.crawl(), h.queue()),
+                      v,
+                      svc,
+                      params.maxUrlsPerQueue(),
+                      leaseMillis,
+                      now));
+      RuntimeException failure = null;
+      for (int i = 0; i < visit.size(); i++) {
+        Outcome<List<QueueOps.Waiting>> o = got.get(i);
+        if (o.failure() != null) {
+          failure = failure == null ? o.failure() : failure;
+          continue;
+        }
+        if (!o.value().isEmpty()) {
+          given++;
+          QueueHead h = visit.get(i);
+          for (QueueOps.Waiting w : o.value()) {
+            out.accept(new UrlInfo(w.url(), h.queue(), h.crawl(), w.metadata()));
           }
         }
       }
-      readCrawl(crawl, FrontierOpsSchema.FAM_URL)
-          .forEach(
-              (q, s) -> {
-                if (!params.queue().isEmpty() && !params.queue().equals(q.queue())) {
-                  return;
-                }
-                for (QueueOps.Waiting w : QueueOps.waiting(q.queue(), List.of(), s.records())) {
-                  if (w.entry().dueMillis() <= now) {
-                    offer(
-                        heads,
-                        new QueueHead(
-                            crawl,
-                            q.queue(),
-                            w.entry(),
-                            crawl.equals(DEFAULT_CRAWL) ? domainPages(v, w.entry()) : 0));
-                  }
-                  break;
-                }
-              });
-    }
-    List<QueueHead> order = new ArrayList<>(heads.values());
-    order.sort(queueOrder);
-    long leaseMillis =
-        (params.leaseSeconds() == 0 ? DEFAULT_LEASE_SECONDS : params.leaseSeconds()) * 1000L;
-    int given = 0;
-    for (QueueHead h : order) {
-      if (params.maxQueues() > 0 && given >= params.maxQueues()) {
-        break;
+      // the URLs the other queues of the window handed out are sent first: they are leased
+      if (failure != null) {
+        throw failure;
       }
-      QueueKey q = new QueueKey(h.crawl(), h.queue());
-      List<QueueOps.Waiting> got =
-          serveQueue(q, v, svc, params.maxUrlsPerQueue(), leaseMillis, now);
-      if (!got.isEmpty()) {
-        given++;
-        for (QueueOps.Waiting w : got) {
-          out.accept(new UrlInfo(w.url(), q.queue(), q.crawl(), w.metadata()));
+    }
+  }
+
+  /** The elements of two iterators, each in {@code order}, in that order. */
+  private static <T> Iterator<T> merged(Iterator<T> a, Iterator<T> b, Comparator<? super T> order) {
+    return Iterators.mergeSorted(List.of(a, b), order);
+  }
+
+  /** Queues of one GetURLs call visited at once (and threads of the pool that visits them). */
+  static final int QUEUES_AT_ONCE = 8;
+
+  /** What one task of {@link #fanOut} gave: its value, or its failure. */
+  private record Outcome<T>(T value, RuntimeException failure) {}
+
+  /**
+   * {@code f} of each of {@code xs}, side by side on the pool (the first in the calling thread),
+   * waiting for all of them: their outcomes in order.
+   */
+  private <X, T> List<Outcome<T>> fanOut(List<X> xs, Function<X, T> f) {
+    List<Future<T>> futures = new ArrayList<>(xs.size());
+    for (int i = 1; i < xs.size(); i++) {
+      X x = xs.get(i);
+      futures.add(pool.submit(() -> f.apply(x)));
+    }
+    List<Outcome<T>> out = new ArrayList<>(xs.size());
+    if (!xs.isEmpty()) {
+      try {
+        out.add(new Outcome<>(f.apply(xs.get(0)), null));
+      } catch (RuntimeException e) {
+        out.add(new Outcome<>(null, e));
+      }
+    }
+    for (Future<T> fu : futures) {
+      try {
+        out.add(new Outcome<>(Uninterruptibles.getUninterruptibly(fu), null));
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof Error err) {
+          throw err;
         }
+        out.add(
+            new Outcome<>(
+                null,
+                c instanceof RuntimeException r
+                    ? r
+                    : new FrontierUnavailableException(
+                        "the frontier's store failed: " + c.getMessage(), c)));
       }
     }
+    return out;
   }
 
   /** Keeps the first of a queue's heads ({@link FrontierEntry#QUEUE_ORDER}). */
@@ -602,6 +744,9 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
           != QueueOps.Eligibility.ELIGIBLE) {
         return List.of();
       }
+      // the entries read so far that are neither leased nor recorded, counted as they come
+      int[] counted = {0};
+      int[] free = {0};
       List<QueueOps.Derived> derived =
           indexed
               ? derived(
@@ -618,12 +763,13 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
                     if (max == 0) {
                       return true;
                     }
-                    long free =
-                        got.stream()
-                            .filter(d -> !s.leases().containsKey(d.entry().uriKey()))
-                            .filter(d -> !s.records().containsKey(d.entry().uriKey()))
-                            .count();
-                    return free < max;
+                    for (; counted[0] < got.size(); counted[0]++) {
+                      String k = got.get(counted[0]).entry().uriKey();
+                      if (!s.leases().containsKey(k) && !s.records().containsKey(k)) {
+                        free[0]++;
+                      }
+                    }
+                    return free[0] < max;
                   })
               : List.of();
       List<QueueOps.Waiting> waiting = QueueOps.waiting(q.queue(), derived, s.records());
@@ -641,51 +787,111 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   // ------------------------------------------------------------------ PutURLs
 
-  private Ack putUnguarded(PutItem item) {
+  /** An item of a put with its parsed URL and its queue. */
+  private record Parsed(PutItem item, WebUrl url, QueueKey queue) {}
+
+  /** The item parsed and placed in its queue, or null when its URL does not parse. */
+  private static Parsed parse(PutItem item) {
     UrlInfo info = item.info();
     WebUrl url;
     try {
       url = WebUrl.parse(info.url());
     } catch (InvalidUrlException e) {
-      return Ack.SKIPPED;
+      return null;
     }
     String crawl = UrlFrontier.normaliseCrawl(info.crawl());
-    String key = url.key();
     boolean indexed = crawl.equals(DEFAULT_CRAWL);
     String queue = indexed || info.queue().isEmpty() ? url.host() : info.queue();
-    QueueKey q = new QueueKey(crawl, queue);
+    return new Parsed(item, url, new QueueKey(crawl, queue));
+  }
+
+  private Ack putUnguarded(PutItem item) {
+    Parsed p = parse(item);
+    return p == null ? Ack.SKIPPED : putQueue(p.queue(), List.of(p)).get(0);
+  }
+
+  /**
+   * The items of one queue: one read of the queue's row (and of what the index says of their URIs),
+   * every item applied in order ({@link QueueOps#putAll}), one conditional write; read and applied
+   * again when another write came first. All {@code FAIL} after {@link #CAS_ATTEMPTS}.
+   */
+  private List<Ack> putQueue(QueueKey q, List<Parsed> items) {
+    boolean indexed = q.crawl().equals(DEFAULT_CRAWL);
     ServedView v = indexed ? served() : null;
+    List<String> keys = new ArrayList<>();
+    items.forEach(p -> keys.add(p.url().key()));
     for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       long now = clock.getAsLong();
-      Read r = read(q, v, List.of(key), now);
-      IndexFacts f = r.facts().getOrDefault(key, IndexFacts.UNKNOWN);
-      Long basis = indexed ? f.newestCrawlMillis() : null;
-      UrlRecord record;
-      if (item.discovered()) {
-        record =
-            new UrlRecord(UrlRecord.State.DISCOVERED, now, null, url.toString(), info.metadata());
-      } else if (item.refetchableFromSeconds() == 0) {
-        record =
-            new UrlRecord(UrlRecord.State.COMPLETED, 0, basis, url.toString(), info.metadata());
-      } else {
-        record =
-            new UrlRecord(
-                UrlRecord.State.KNOWN,
-                item.refetchableFromSeconds() * 1000,
-                basis,
-                url.toString(),
-                info.metadata());
+      Read r = read(q, v, keys, now);
+      List<QueueOps.PutRequest> requests = new ArrayList<>(items.size());
+      for (Parsed p : items) {
+        String key = p.url().key();
+        UrlInfo info = p.item().info();
+        IndexFacts f = r.facts().getOrDefault(key, IndexFacts.UNKNOWN);
+        Long basis = indexed ? f.newestCrawlMillis() : null;
+        UrlRecord record;
+        if (p.item().discovered()) {
+          record =
+              new UrlRecord(
+                  UrlRecord.State.DISCOVERED, now, null, p.url().toString(), info.metadata());
+        } else if (p.item().refetchableFromSeconds() == 0) {
+          record =
+              new UrlRecord(
+                  UrlRecord.State.COMPLETED, 0, basis, p.url().toString(), info.metadata());
+        } else {
+          record =
+              new UrlRecord(
+                  UrlRecord.State.KNOWN,
+                  p.item().refetchableFromSeconds() * 1000,
+                  basis,
+                  p.url().toString(),
+                  info.metadata());
+        }
+        requests.add(new QueueOps.PutRequest(key, record, indexed && f.known()));
       }
-      QueueOps.PutOutcome o =
-          QueueOps.put(r.state(), key, record, indexed && f.known(), newStamp());
-      if (o.next() == null) {
-        return o.ack();
-      }
-      if (write(q, r.raw(), o.next())) {
-        return o.ack();
+      QueueOps.BatchOutcome o = QueueOps.putAll(r.state(), requests, newStamp());
+      if (o.next() == null || write(q, r.raw(), o.next())) {
+        return o.acks();
       }
     }
-    return Ack.FAIL;
+    return Collections.nCopies(items.size(), Ack.FAIL);
+  }
+
+  /**
+   * The items grouped by queue, the queues stored side by side on the pool ({@link #putQueue}
+   * each); a queue whose store fails answers {@code FAIL} for its items, an unparsable URL {@code
+   * SKIPPED}.
+   */
+  private List<Ack> putAllUnguarded(List<PutItem> items) {
+    Ack[] acks = new Ack[items.size()];
+    Map<QueueKey, List<Integer>> byQueue = new LinkedHashMap<>();
+    List<Parsed> parsed = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      Parsed p = parse(items.get(i));
+      parsed.add(p);
+      if (p == null) {
+        acks[i] = Ack.SKIPPED;
+      } else {
+        byQueue.computeIfAbsent(p.queue(), k -> new ArrayList<>()).add(i);
+      }
+    }
+    List<Map.Entry<QueueKey, List<Integer>>> groups = new ArrayList<>(byQueue.entrySet());
+    List<Outcome<List<Ack>>> done =
+        fanOut(
+            groups,
+            g -> {
+              List<Parsed> of = new ArrayList<>(g.getValue().size());
+              g.getValue().forEach(i -> of.add(parsed.get(i)));
+              return guard(() -> putQueue(g.getKey(), of));
+            });
+    for (int g = 0; g < groups.size(); g++) {
+      List<Integer> at = groups.get(g).getValue();
+      Outcome<List<Ack>> o = done.get(g);
+      for (int j = 0; j < at.size(); j++) {
+        acks[at.get(j)] = o.failure() == null ? o.value().get(j) : Ack.FAIL;
+      }
+    }
+    return List.of(acks);
   }
 
   // ------------------------------------------------------------------ settings
@@ -1004,6 +1210,7 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   @Override
   public void close() {
+    pool.shutdown();
     writer.close();
   }
 
@@ -1021,6 +1228,11 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
   @Override
   public Ack put(PutItem item) {
     return guard(() -> putUnguarded(item));
+  }
+
+  @Override
+  public List<Ack> putAll(List<PutItem> items) {
+    return putAllUnguarded(items);
   }
 
   @Override

@@ -418,6 +418,40 @@ public abstract class FrontierOpsCases {
   }
 
   @Test
+  public void aBatchOfPutsAnswersEachItemAsOnePutAfterAnotherWould() throws Exception {
+    WebindexConfig cfg = world("fo_batch");
+    try (AccumuloUrlFrontier f = AccumuloUrlFrontier.open(connector(), cfg)) {
+      f.setDelay("", "", 0);
+      List<Ack> acks =
+          f.putAll(
+              List.of(
+                  discovered("http://a.com/1", "", ""), // known to the index: SKIPPED
+                  discovered("http://a.com/n1", "", ""), // OK
+                  discovered("http://A.com/n1", "", ""), // recorded by the one before: SKIPPED
+                  discovered("http://", "", ""), // not a URL: SKIPPED
+                  discovered("http://b.com/n2", "", ""), // another queue: OK
+                  known("http://a.com/n1", 4_000_000_000L), // replaces the discovered one: OK
+                  discovered("http://q.org/x", "mine", "k1"), // another crawl: OK
+                  discovered("http://q.org/x", "mine", "k1"))); // SKIPPED
+      assertEquals(
+          List.of(
+              Ack.SKIPPED, Ack.OK, Ack.SKIPPED, Ack.SKIPPED, Ack.OK, Ack.OK, Ack.OK, Ack.SKIPPED),
+          acks);
+      // a/n1 known, due in the year 2096
+      assertEquals(
+          4_000_000_000L,
+          f.urlStatus("", "http://a.com/n1", "").orElseThrow().refetchableFromSeconds());
+      // b.com: b/1 (due 0, urc 2), b/n2 (discovered: due 0, urc 0), b/2 (due 1000)
+      assertEquals(
+          List.of("http://b.com/1", "http://b.com/n2", "http://b.com/2"),
+          get(f, params(5, 0, "b.com", 600)));
+      List<UrlInfo> got = new ArrayList<>();
+      f.getUrls(new GetParams(5, 0, "", 600, "mine"), got::add);
+      assertEquals(List.of(new UrlInfo("http://q.org/x", "k1", "mine", Map.of())), got);
+    }
+  }
+
+  @Test
   public void aKnownPutBackHoldsUntilTheIndexHasANewerCrawl() throws Exception {
     WebindexConfig cfg = world("fo_basis");
     try (AccumuloUrlFrontier f = AccumuloUrlFrontier.open(connector(), cfg)) {

@@ -59,6 +59,27 @@ public final class QueueOps {
   public record PutOutcome(Ack ack, QueueState next) {}
 
   /**
+   * One put-back of a batch into one queue ({@link #putAll}).
+   *
+   * @param key the URI key
+   * @param record the record to put
+   * @param knownToIndex whether the served index knows the URI (for a discovered record)
+   */
+  public record PutRequest(String key, UrlRecord record, boolean knownToIndex) {
+    public PutRequest {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(record, "record");
+    }
+  }
+
+  /** The answers of a batch of put-backs, in order, and the state to write (null: nothing). */
+  public record BatchOutcome(List<Ack> acks, QueueState next) {
+    public BatchOutcome {
+      acks = List.copyOf(acks);
+    }
+  }
+
+  /**
    * The delay of a queue: its own, else the frontier's default ({@code SetDelay} with an empty
    * queue; null when never set), else the configured one.
    */
@@ -238,5 +259,28 @@ public final class QueueOps {
     SortedMap<String, Lease> leases = new TreeMap<>(s.leases());
     leases.remove(key);
     return new PutOutcome(Ack.OK, s.withRecords(records).withLeases(leases).withStamp(newStamp));
+  }
+
+  /**
+   * Put-backs into one queue, one after the other, as {@link #put} answers each on the state the
+   * ones before it left (a discovered URL put twice is recorded once, then skipped; a known one
+   * after a discovered one of the same URI replaces it): the answers in order, and the state after
+   * the last, with stamp {@code newStamp}, when any of them changed it.
+   *
+   * @param s the queue's {@link #normalised} state
+   */
+  public static BatchOutcome putAll(QueueState s, List<PutRequest> items, String newStamp) {
+    List<Ack> acks = new ArrayList<>(items.size());
+    QueueState now = s;
+    boolean changed = false;
+    for (PutRequest p : items) {
+      PutOutcome o = put(now, p.key(), p.record(), p.knownToIndex(), newStamp);
+      acks.add(o.ack());
+      if (o.next() != null) {
+        now = o.next();
+        changed = true;
+      }
+    }
+    return new BatchOutcome(acks, changed ? now : null);
   }
 }

@@ -1,5 +1,6 @@
 package io.webindex.core.frontier.service;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -167,6 +168,29 @@ public interface UrlFrontier extends AutoCloseable {
 
   /** {@code PutURLs}, one item: stores it and answers how. */
   Ack put(PutItem item);
+
+  /**
+   * {@code PutURLs}, the items that arrived together: stores each as {@link #put} would, one after
+   * the other in effect (an item sees what the ones before it stored), and answers each, in order.
+   * An item that breaks the protocol's rules is {@link Ack#SKIPPED}, one the store could not take
+   * {@link Ack#FAIL}; never throws for one item. Implementations may store the items of one queue
+   * with one write.
+   */
+  default List<Ack> putAll(List<PutItem> items) {
+    List<Ack> acks = new ArrayList<>(items.size());
+    for (PutItem item : items) {
+      Ack a;
+      try {
+        a = put(item);
+      } catch (IllegalArgumentException e) {
+        a = Ack.SKIPPED;
+      } catch (FrontierUnavailableException e) {
+        a = Ack.FAIL;
+      }
+      acks.add(a);
+    }
+    return acks;
+  }
 
   /**
    * {@code ListQueues}: the queue keys of a crawl, {@code start} skipped, at most {@code size};

@@ -152,4 +152,61 @@ class QueueOpsTest {
     assertFalse(known.next().leases().containsKey("com.a/l"), "its lease ends");
     assertEquals(k, known.next().records().get("com.a/l"));
   }
+
+  @Test
+  void batchOfPutBacks() {
+    // the queue: a live lease of l (in flight), a discovered record of r
+    QueueState s =
+        QueueState.EMPTY
+            .withStamp("s")
+            .withLeases(Map.of("com.a/l", new Lease(9_000, "p")))
+            .withRecords(Map.of("com.a/r", record(UrlRecord.State.DISCOVERED, 1, null, "r")));
+    UrlRecord dx = record(UrlRecord.State.DISCOVERED, 5, null, "x");
+    UrlRecord kl = record(UrlRecord.State.KNOWN, 50_000, 7L, "l");
+    UrlRecord kx = record(UrlRecord.State.KNOWN, 60_000, null, "x");
+    UrlRecord dl = record(UrlRecord.State.DISCOVERED, 6, null, "l");
+    UrlRecord dk = record(UrlRecord.State.DISCOVERED, 7, null, "k");
+    QueueOps.BatchOutcome o =
+        QueueOps.putAll(
+            s,
+            List.of(
+                // 1. x discovered, unknown to the queue and the index: OK, recorded
+                new QueueOps.PutRequest("com.a/x", dx, false),
+                // 2. x discovered again: the first put recorded it, so SKIPPED
+                new QueueOps.PutRequest("com.a/x", dx, false),
+                // 3. l known: OK, its lease ends
+                new QueueOps.PutRequest("com.a/l", kl, true),
+                // 4. l discovered: put 3 recorded it, so SKIPPED (no longer by the lease)
+                new QueueOps.PutRequest("com.a/l", dl, false),
+                // 5. x known: OK, replaces the discovered record of put 1
+                new QueueOps.PutRequest("com.a/x", kx, false),
+                // 6. k discovered, but the index knows it: SKIPPED
+                new QueueOps.PutRequest("com.a/k", dk, true)),
+            "t");
+    assertEquals(List.of(Ack.OK, Ack.SKIPPED, Ack.OK, Ack.SKIPPED, Ack.OK, Ack.SKIPPED), o.acks());
+    // the state after: records r (untouched), l (known, put 3), x (known, put 5); no lease
+    assertEquals(
+        Map.of(
+            "com.a/r",
+            record(UrlRecord.State.DISCOVERED, 1, null, "r"),
+            "com.a/l",
+            kl,
+            "com.a/x",
+            kx),
+        o.next().records());
+    assertTrue(o.next().leases().isEmpty());
+    assertEquals("t", o.next().stamp());
+
+    // nothing changes: nothing to write
+    QueueOps.BatchOutcome none =
+        QueueOps.putAll(
+            s,
+            List.of(
+                new QueueOps.PutRequest("com.a/r", dx, false),
+                new QueueOps.PutRequest("com.a/l", dl, false)),
+            "t");
+    assertEquals(List.of(Ack.SKIPPED, Ack.SKIPPED), none.acks());
+    assertNull(none.next());
+    assertTrue(QueueOps.putAll(s, List.of(), "t").acks().isEmpty());
+  }
 }
