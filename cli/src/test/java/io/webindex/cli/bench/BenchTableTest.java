@@ -24,7 +24,8 @@ class BenchTableTest {
             + "memory     this JVM: peak heap 700 MB of 2,048 MB (after a GC at most 210 MB), peak RSS 1,200 MB\n"
             + "           Main tserver (pid 12): peak RSS 400 MB\n"
             + "           ZooKeeperServerMain (pid 11): peak RSS 90 MB\n"
-            + "machine    2 cores, Some CPU @ 2.0GHz 100%, OpenJDK 64-Bit Server VM 17.0.9\n",
+            + "machine    2 cores, Some CPU @ 2.0GHz 100%, OpenJDK 64-Bit Server VM 17.0.9,"
+            + " Accumulo's native in-memory map\n",
         BenchTable.format(report(false)));
   }
 
@@ -78,6 +79,7 @@ class BenchTableTest {
     machine.put("cores", 2);
     machine.put("java", "OpenJDK 64-Bit Server VM 17.0.9");
     if (!partial) machine.put("cpu", "Some CPU @ 2.0GHz 100%");
+    if (!partial) machine.put("accumuloMemoryMap", "native");
     r.put("machine", machine);
     Map<String, Object> in = new LinkedHashMap<>();
     in.put("pages", 1500);
