@@ -77,7 +77,8 @@ public final class BenchCommand implements Command {
         against it run once; its verdict is reported with each of them. Prints a table
         of the figures (throughput, time, peak heap of this JVM in use and right after a
         GC, its peak RSS, the peak RSS of every process the embedded instance started,
-        input size, machine) and writes it to DIR/bench.json. Exits 0 unless a stage
+        input size, machine, the tablet server's in-memory map: native or java) and
+        writes it to DIR/bench.json. Exits 0 unless a stage
         failed (never because of slowness; an inconsistent check after load or latency,
         a sample never visible, or a URL handed out twice is a failure).
 
