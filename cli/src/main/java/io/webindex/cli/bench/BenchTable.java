@@ -170,7 +170,11 @@ final class BenchTable {
               + ", "
               + mc.get("java")
               + (mc.containsKey("accumuloMemoryMap")
-                  ? ", Accumulo's " + mc.get("accumuloMemoryMap") + " in-memory map"
+                  ? ", Accumulo's "
+                      + ("java".equals(mc.get("accumuloMemoryMap"))
+                          ? "Java"
+                          : mc.get("accumuloMemoryMap"))
+                      + " in-memory map"
                   : "")
         });
   }

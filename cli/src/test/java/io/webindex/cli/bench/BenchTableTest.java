@@ -43,6 +43,17 @@ class BenchTableTest {
 
   @Test
   @SuppressWarnings("unchecked")
+  void javaMemoryMap() {
+    Map<String, Object> r = report(false);
+    ((Map<String, Object>) r.get("machine")).put("accumuloMemoryMap", "java");
+    assertEquals(
+        "machine    2 cores, Some CPU @ 2.0GHz 100%, OpenJDK 64-Bit Server VM 17.0.9,"
+            + " Accumulo's Java in-memory map",
+        BenchTable.format(r).lines().filter(l -> l.startsWith("machine")).findFirst().orElse(""));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
   void frontierRowAfterLatency() {
     Map<String, Object> r = report(false);
     Map<String, Object> fr = new LinkedHashMap<>();
