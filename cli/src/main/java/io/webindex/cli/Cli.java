@@ -8,9 +8,11 @@ import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +20,7 @@ import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.Connector;
@@ -158,6 +161,39 @@ public final class Cli {
   /** A path the operator typed: relative to the working directory. */
   public Path userPath(String typed) {
     return Paths.get(typed).toAbsolutePath().normalize();
+  }
+
+  /**
+   * Whether the embedded Accumulo of {@code dev}, {@code demo} and {@code bench} uses Accumulo's
+   * native in-memory map: {@code -Dwebindex.embedded.native-map} (e.g. through {@code
+   * WEBINDEX_JAVA_OPTS}) when set, else {@code webindex.embedded.native-map} in {@code
+   * webindex.properties} of the configuration directory when that file has it, else true.
+   *
+   * @throws UsageException when the value is neither {@code true} nor {@code false}
+   */
+  public boolean embeddedNativeMap() {
+    String key = WebindexConfig.EMBEDDED_NATIVE_MAP;
+    String value = System.getProperty(key);
+    String where = "-D" + key;
+    Path file = confDir.resolve(CONF_NAME);
+    if (value == null && Files.isRegularFile(file)) {
+      Properties p = new Properties();
+      try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        p.load(r);
+      } catch (IOException e) {
+        throw new UsageException("cannot read " + file + ": " + e.getMessage());
+      }
+      value = p.getProperty(key);
+      where = file.toString();
+    }
+    if (value == null || value.isBlank() || value.strip().equals("true")) {
+      return true;
+    }
+    if (value.strip().equals("false")) {
+      return false;
+    }
+    throw new UsageException(
+        key + " must be true or false, not '" + value.strip() + "' (" + where + ")");
   }
 
   /** The default directory of {@code bin/webindex dev}. */

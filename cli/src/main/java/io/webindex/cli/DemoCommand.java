@@ -94,7 +94,7 @@ final class DemoCommand implements Command {
 
     Path tmp = Files.createTempDirectory("webindex-demo-");
     StopOnSignal signal = options.serve() ? new StopOnSignal(ctx::requestStop) : null;
-    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
+    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp, ctx.embeddedNativeMap())) {
       Path batches = storeBatches(tmp, options, ctx);
       return new DemoCycle(accumulo, options, batches, ctx).run();
     } catch (DemoCycle.DemoFailed e) {

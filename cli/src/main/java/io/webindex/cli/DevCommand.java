@@ -48,7 +48,7 @@ final class DevCommand implements Command {
     args.expectPositionals(0, "");
     Path dir = args.value("dir").map(ctx::userPath).orElse(ctx.defaultDevDir());
     try (DevLock lock = DevLock.acquire(dir)) {
-      EmbeddedAccumulo embedded = EmbeddedAccumulo.start(dir);
+      EmbeddedAccumulo embedded = EmbeddedAccumulo.start(dir, ctx.embeddedNativeMap());
       // Ctrl-C or SIGTERM: the instance is closed (connection files removed, cluster stopped)
       // before the JVM goes
       try (StopOnSignal signal = new StopOnSignal(ctx::requestStop)) {
@@ -73,6 +73,7 @@ final class DevCommand implements Command {
             + embedded.zookeepers()
             + ")");
     out.println("connection file: " + embedded.connectionFile());
+    out.println("in-memory map of its tablet server: " + embedded.memoryMap().label());
     if (isDefault) {
       out.println(
           "other commands use it when there is no --conf and no conf/webindex.properties, e.g.");

@@ -16,6 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -70,6 +71,10 @@ import org.slf4j.LoggerFactory;
  * EmbeddedAccumuloHost}, running {@link #main}) started with the variable, whose note goes to
  * {@code <dir>/embedded-accumulo.log} with the rest of its output, and the command's own stderr
  * stays quiet.
+ *
+ * <p>The tablet server keeps its in-memory map in Accumulo's native map when the build made it for
+ * this platform, unless the caller switches it off ({@code webindex.embedded.native-map=false},
+ * {@link Cli#embeddedNativeMap()}); {@link #memoryMap()} says which map it uses.
  */
 public final class EmbeddedAccumulo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedAccumulo.class);
@@ -124,13 +129,16 @@ public final class EmbeddedAccumulo implements AutoCloseable {
    *
    * @throws StoreException when the cluster does not start
    */
-  public static EmbeddedAccumulo start(Path dir) throws IOException, InterruptedException {
+  public static EmbeddedAccumulo start(Path dir, boolean nativeMap)
+      throws IOException, InterruptedException {
     if (missingJdkOptions(System.getenv(JDK_JAVA_OPTIONS)).isEmpty()) {
-      return startHere(dir);
+      return startHere(dir, nativeMap);
     }
     Path root = createOwnerOnlyDirectory(dir);
-    Runnable stopHost =
-        EmbeddedAccumuloHost.launch(root, EmbeddedAccumulo.class, REQUIRED_JDK_OPTIONS);
+    // the host JVM's MiniAccumulo reads the switch from its system property
+    List<String> hostOptions = new ArrayList<>(REQUIRED_JDK_OPTIONS);
+    hostOptions.add("-D" + MiniAccumulo.NATIVE_MAP_PROPERTY + "=" + nativeMap);
+    Runnable stopHost = EmbeddedAccumuloHost.launch(root, EmbeddedAccumulo.class, hostOptions);
     // the host wrote the connection files before it answered
     WebindexConfig cfg = WebindexConfig.load(root.resolve(CONNECTION_FILE), Map.of());
     return new EmbeddedAccumulo(root, cfg.accumuloInstance(), cfg.zookeepers(), stopHost);
@@ -142,7 +150,7 @@ public final class EmbeddedAccumulo implements AutoCloseable {
    */
   public static void main(String[] args) {
     Path dir = Path.of(args[0]);
-    EmbeddedAccumuloHost.serve(() -> startHere(dir)::close);
+    EmbeddedAccumuloHost.serve(() -> startHere(dir, MiniAccumulo.nativeMapProperty())::close);
   }
 
   /**
@@ -151,7 +159,8 @@ public final class EmbeddedAccumulo implements AutoCloseable {
    * @throws StoreException when the environment lacks {@link #REQUIRED_JDK_OPTIONS} or the cluster
    *     does not start
    */
-  static EmbeddedAccumulo startHere(Path dir) throws IOException, InterruptedException {
+  static EmbeddedAccumulo startHere(Path dir, boolean nativeMap)
+      throws IOException, InterruptedException {
     checkJdkOptions(System.getenv(JDK_JAVA_OPTIONS));
     Path root = createOwnerOnlyDirectory(dir);
     Files.createDirectories(root.resolve("store"));
@@ -167,7 +176,7 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     MiniAccumulo mac = null;
     try {
       // initialised with a throw-away root password (Initialize shows it on its command line)
-      mac = MiniAccumulo.in(macDir).instanceName(INSTANCE_NAME).start();
+      mac = MiniAccumulo.in(macDir).instanceName(INSTANCE_NAME).nativeMap(nativeMap).start();
       createUser(mac, password);
     } catch (IOException | RuntimeException e) {
       if (mac != null) {
@@ -269,6 +278,13 @@ public final class EmbeddedAccumulo implements AutoCloseable {
 
   public Path dir() {
     return dir;
+  }
+
+  /**
+   * The in-memory map the tablet server uses, as its log says ({@link MiniAccumulo#memoryMapIn}).
+   */
+  public MiniAccumulo.MemoryMap memoryMap() {
+    return MiniAccumulo.memoryMapIn(dir.resolve("accumulo"));
   }
 
   /** {@code <dir>/webindex.properties}. */

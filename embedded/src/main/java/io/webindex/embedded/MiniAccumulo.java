@@ -1,12 +1,18 @@
 package io.webindex.embedded;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
@@ -18,6 +24,8 @@ import org.apache.accumulo.minicluster.MemoryUnit;
 import org.apache.accumulo.minicluster.MiniAccumuloCluster;
 import org.apache.accumulo.minicluster.MiniAccumuloConfig;
 import org.apache.accumulo.minicluster.ServerType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A MiniAccumuloCluster 1.10 as webindex runs one, built in one place for {@code bin/webindex dev},
@@ -25,6 +33,11 @@ import org.apache.accumulo.minicluster.ServerType;
  * (testkit's {@code AccumuloITBase}): ZooKeeper, master, one tablet server of {@value
  * #TABLET_SERVER_MEMORY_MB} MB (MiniAccumulo's 128 MB default is too small beyond toy data) with
  * in-memory maps and caches that fit it, and the garbage collector, as child processes of this JVM.
+ *
+ * <p>The tablet server keeps its in-memory map in Accumulo's native map (C++, outside the Java
+ * heap) when this module's build made the library for this platform ({@code NativeMapLibrary}) and
+ * {@value #NATIVE_MAP_PROPERTY} is not {@code false}; else in Accumulo's Java map, with a one-line
+ * warning saying why. {@link #memoryMap()} tells which one the tablet server really uses.
  *
  * <p>No password reaches a command line for long: MiniAccumulo runs Accumulo's {@code Initialize}
  * with the root password as an argument, visible in {@code ps} to every user of the machine, so
@@ -52,6 +65,31 @@ public final class MiniAccumulo {
   /** {@code tserver.cache.index.size} of the tablet server. */
   public static final String TSERV_INDEXCACHE = "32M";
 
+  /**
+   * System property: {@code false} keeps the tablet server on Accumulo's Java in-memory map; {@code
+   * true} (the default) uses the native map when the build made it. {@link Builder#nativeMap}
+   * overrides it.
+   */
+  public static final String NATIVE_MAP_PROPERTY = "webindex.embedded.native-map";
+
+  /** What the tablet server logs when it loaded the native map library. */
+  static final String NATIVE_LOADED = "Loaded native map shared library";
+
+  /** The in-memory map a tablet server uses. */
+  public enum MemoryMap {
+    /** Accumulo's native map, C++ outside the Java heap. */
+    NATIVE,
+    /** Accumulo's Java map (a concurrent skip list on the heap). */
+    JAVA;
+
+    /** {@code native} or {@code java}. */
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(MiniAccumulo.class);
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final MiniAccumuloCluster cluster;
@@ -76,6 +114,7 @@ public final class MiniAccumulo {
   public static final class Builder {
     private final Path dir;
     private String instanceName;
+    private Boolean nativeMap;
 
     private Builder(Path dir) {
       this.dir = dir;
@@ -88,10 +127,20 @@ public final class MiniAccumulo {
     }
 
     /**
+     * Whether the tablet server uses Accumulo's native in-memory map when the build made it
+     * (default: {@value #NATIVE_MAP_PROPERTY}, else true).
+     */
+    public Builder nativeMap(boolean enabled) {
+      this.nativeMap = enabled;
+      return this;
+    }
+
+    /**
      * Starts the cluster, initialised with a random throw-away root password and a random instance
      * secret. When the start fails, what started is stopped before the exception goes on.
      */
     public MiniAccumulo start() throws IOException, InterruptedException {
+      boolean wanted = nativeMap != null ? nativeMap : nativeMapProperty();
       String bootstrap = randomSecret();
       String secret = randomSecret();
       MiniAccumuloConfig config = new MiniAccumuloConfig(dir.toFile(), bootstrap);
@@ -105,6 +154,15 @@ public final class MiniAccumulo {
       site.put(Property.TSERV_MAXMEM.getKey(), TSERV_MAXMEM);
       site.put(Property.TSERV_DATACACHE_SIZE.getKey(), TSERV_DATACACHE);
       site.put(Property.TSERV_INDEXCACHE_SIZE.getKey(), TSERV_INDEXCACHE);
+      Optional<Path> nativeDir = wanted ? nativeMapDirectory() : Optional.empty();
+      if (!wanted) {
+        log.info(
+            "native in-memory map switched off ({}=false): using Accumulo's Java map",
+            NATIVE_MAP_PROPERTY);
+      }
+      // MiniAccumulo puts the directories on the servers' LD_LIBRARY_PATH (java.library.path)
+      nativeDir.ifPresent(d -> config.setNativeLibPaths(d.toString()));
+      site.put(Property.TSERV_NATIVEMAP_ENABLED.getKey(), String.valueOf(nativeDir.isPresent()));
       config.setSiteConfig(site);
       MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
       try {
@@ -121,6 +179,87 @@ public final class MiniAccumulo {
         throw e;
       }
       return new MiniAccumulo(mac, secret, bootstrap);
+    }
+  }
+
+  /**
+   * {@value #NATIVE_MAP_PROPERTY} of this JVM: true unless it says {@code false}.
+   *
+   * @throws IllegalArgumentException when it is neither {@code true} nor {@code false}
+   */
+  public static boolean nativeMapProperty() {
+    String v = System.getProperty(NATIVE_MAP_PROPERTY);
+    if (v == null || v.isBlank()) {
+      return true;
+    }
+    switch (v.strip().toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new IllegalArgumentException(
+            NATIVE_MAP_PROPERTY + " must be true or false, not '" + v.strip() + "'");
+    }
+  }
+
+  /**
+   * The native map library's directory, or empty (after a warning saying why) when there is none.
+   */
+  private static Optional<Path> nativeMapDirectory() {
+    try {
+      Optional<Path> dir = NativeMapLibrary.directory();
+      if (dir.isEmpty()) {
+        log.warn(
+            "native in-memory map unavailable (not built for {}: no g++ when this build was made):"
+                + " using Accumulo's Java map",
+            NativeMapLibrary.platform());
+      }
+      return dir;
+    } catch (IOException e) {
+      log.warn(
+          "native in-memory map unavailable (cannot copy it into {}: {}): using Accumulo's Java map",
+          NativeMapLibrary.cacheRoot(),
+          e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The in-memory map this cluster's tablet server uses, as its log says (see {@link
+   * #memoryMapIn}).
+   */
+  public MemoryMap memoryMap() {
+    return memoryMapIn(cluster.getConfig().getDir().toPath());
+  }
+
+  /**
+   * The in-memory map the tablet server of the MiniAccumulo in {@code dir} uses, as its log under
+   * {@code dir/logs} says: {@link MemoryMap#NATIVE} when it logged that it loaded the native map
+   * library ({@value #NATIVE_LOADED}, which the shipped log4j configurations let through), else
+   * {@link MemoryMap#JAVA}. The tablet server loads it as it starts, before it serves a request.
+   */
+  public static MemoryMap memoryMapIn(Path dir) {
+    Path logs = dir.resolve("logs");
+    if (!Files.isDirectory(logs)) {
+      return MemoryMap.JAVA;
+    }
+    try (Stream<Path> files = Files.list(logs)) {
+      return files
+              .filter(f -> f.getFileName().toString().startsWith("TabletServer_"))
+              .anyMatch(MiniAccumulo::saysNativeLoaded)
+          ? MemoryMap.NATIVE
+          : MemoryMap.JAVA;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean saysNativeLoaded(Path logFile) {
+    try (Stream<String> lines = Files.lines(logFile, StandardCharsets.ISO_8859_1)) {
+      return lines.anyMatch(l -> l.contains(NATIVE_LOADED));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

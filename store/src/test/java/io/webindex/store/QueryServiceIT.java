@@ -15,6 +15,7 @@ import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
+import io.webindex.embedded.MiniAccumulo;
 import io.webindex.store.QueryService.DomainAnswer;
 import io.webindex.store.QueryService.Inlink;
 import io.webindex.store.QueryService.InlinksAnswer;
@@ -27,6 +28,8 @@ import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,6 +39,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +61,68 @@ class QueryServiceIT extends AccumuloITBase {
     workedTable = createTable("worked");
     assertEquals(worked.cells().size(), Cells.write(connector(), workedTable, worked.cells()));
     q = new QueryService(connector(), workedTable);
+  }
+
+  // ------------------------------------------------------------------ in-memory map
+
+  /**
+   * The tablet server keeps its in-memory map (which the tests of this class write into) in
+   * Accumulo's native map whenever the build made the library for this platform and {@code
+   * webindex.embedded.native-map} does not switch it off: the server's own log says it loaded the
+   * library and never that it failed to, its process has the library mapped, and {@link
+   * MiniAccumulo#memoryMap()} reports what the log says.
+   */
+  @Test
+  void tabletServerUsesTheNativeMapWhenBuilt() throws IOException {
+    boolean built =
+        QueryServiceIT.class
+                .getClassLoader()
+                .getResource(
+                    "io/webindex/embedded/native/"
+                        + System.getProperty("os.name")
+                        + "-"
+                        + System.getProperty("os.arch")
+                        + "/"
+                        + System.mapLibraryName("accumulo"))
+            != null;
+    boolean wanted = !"false".equals(System.getProperty("webindex.embedded.native-map"));
+    String tserverLog;
+    try (Stream<Path> files = Files.list(clusterDir().resolve("logs"))) {
+      tserverLog =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("TabletServer_"))
+              .map(QueryServiceIT::readLog)
+              .collect(Collectors.joining("\n"));
+    }
+    boolean loaded = tserverLog.contains("Loaded native map shared library");
+    assertTrue(!tserverLog.contains("Tried and failed to load native map library"), tserverLog);
+    assertEquals(built && wanted, loaded, tserverLog);
+    Path proc = Path.of("/proc");
+    if (Files.isDirectory(proc)) {
+      // Linux: the tablet server process has the library mapped, or not
+      List<Long> tservers =
+          ProcessHandle.current()
+              .descendants()
+              .map(ProcessHandle::pid)
+              .filter(pid -> readLog(proc.resolve(pid + "/cmdline")).contains("TabletServer"))
+              .toList();
+      assertEquals(1, tservers.size(), "one tablet server");
+      assertEquals(
+          loaded,
+          readLog(proc.resolve(tservers.get(0) + "/maps"))
+              .contains("/" + System.mapLibraryName("accumulo")));
+    }
+    assertEquals(
+        loaded ? MiniAccumulo.MemoryMap.NATIVE : MiniAccumulo.MemoryMap.JAVA,
+        MiniAccumulo.memoryMapIn(clusterDir()));
+  }
+
+  private static String readLog(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   // ------------------------------------------------------------------ dump

@@ -84,7 +84,8 @@ public final class BenchCommand implements Command {
         against it run once; its verdict is reported with each of them. Prints a table
         of the figures (throughput, time, peak heap of this JVM in use and right after a
         GC, its peak RSS, the peak RSS of every process the embedded instance started,
-        input size, machine) and writes it to DIR/bench.json. Then appends one line for
+        input size, machine, the tablet server's in-memory map: native or java) and
+        writes it to DIR/bench.json. Then appends one line for
         the run to its history, DIR/history.jsonl (when, the commit this build was made
         from, the command, machine, input, the guards' verdicts, a stage's error, the
         figures), and draws every run of it into DIR/history.html: one chart per figure,

@@ -51,7 +51,8 @@ final class BenchRun {
     report.put("commit", BuildInfo.current().commit());
     report.put("started", Instant.now().toString());
     HeapPeak heapPeak = HeapPeak.start();
-    report.put("machine", Machine.describe());
+    Map<String, Object> machine = Machine.describe();
+    report.put("machine", machine);
     input.put("pages", options.pages());
     input.put("seed", options.seed());
     input.put("domains", options.domains());
@@ -61,7 +62,9 @@ final class BenchRun {
     Path tmp = Files.createTempDirectory("webindex-bench-");
     boolean failed = false;
     BenchHistory.Failure failure = null;
-    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp)) {
+    try (EmbeddedAccumulo accumulo = EmbeddedAccumulo.start(tmp, ctx.embeddedNativeMap())) {
+      // which in-memory map the tablet server loaded, as its log says (docs/performance.md)
+      machine.put("accumuloMemoryMap", accumulo.memoryMap().label());
       failed = stages(BenchEnv.of(ctx, steps, options, accumulo, tmp));
       report.put("memory", Machine.memory(heapPeak.stop(), heapPeak.peakAfterGc()));
     } catch (StepFailed | StoreException e) {

@@ -164,7 +164,18 @@ final class BenchTable {
     rows.add(
         new String[] {
           "machine",
-          mc.get("cores") + " cores, " + mc.getOrDefault("cpu", "?") + ", " + mc.get("java")
+          mc.get("cores")
+              + " cores, "
+              + mc.getOrDefault("cpu", "?")
+              + ", "
+              + mc.get("java")
+              + (mc.containsKey("accumuloMemoryMap")
+                  ? ", Accumulo's "
+                      + ("java".equals(mc.get("accumuloMemoryMap"))
+                          ? "Java"
+                          : mc.get("accumuloMemoryMap"))
+                      + " in-memory map"
+                  : "")
         });
   }
 }

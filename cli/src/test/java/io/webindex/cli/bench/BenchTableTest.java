@@ -24,7 +24,8 @@ class BenchTableTest {
             + "memory     this JVM: peak heap 700 MB of 2,048 MB (after a GC at most 210 MB), peak RSS 1,200 MB\n"
             + "           Main tserver (pid 12): peak RSS 400 MB\n"
             + "           ZooKeeperServerMain (pid 11): peak RSS 90 MB\n"
-            + "machine    2 cores, Some CPU @ 2.0GHz 100%, OpenJDK 64-Bit Server VM 17.0.9\n",
+            + "machine    2 cores, Some CPU @ 2.0GHz 100%, OpenJDK 64-Bit Server VM 17.0.9,"
+            + " Accumulo's native in-memory map\n",
         BenchTable.format(report(false)));
   }
 
@@ -38,6 +39,17 @@ class BenchTableTest {
             + "latency    one page loaded -> its cells served, 4 samples (4 visible): p50 120.5 ms, p90 180.0 ms, p99 201.3 ms, max 201.3 ms, mean 140.2 ms (loader committed: p50 60.1 ms, then served: p50 55.0 ms), check not run\n"
             + "machine    2 cores, ?, OpenJDK 64-Bit Server VM 17.0.9\n",
         BenchTable.format(report(true)));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void javaMemoryMap() {
+    Map<String, Object> r = report(false);
+    ((Map<String, Object>) r.get("machine")).put("accumuloMemoryMap", "java");
+    assertEquals(
+        "machine    2 cores, Some CPU @ 2.0GHz 100%, OpenJDK 64-Bit Server VM 17.0.9,"
+            + " Accumulo's Java in-memory map",
+        BenchTable.format(r).lines().filter(l -> l.startsWith("machine")).findFirst().orElse(""));
   }
 
   @Test
@@ -78,6 +90,7 @@ class BenchTableTest {
     machine.put("cores", 2);
     machine.put("java", "OpenJDK 64-Bit Server VM 17.0.9");
     if (!partial) machine.put("cpu", "Some CPU @ 2.0GHz 100%");
+    if (!partial) machine.put("accumuloMemoryMap", "native");
     r.put("machine", machine);
     Map<String, Object> in = new LinkedHashMap<>();
     in.put("pages", 1500);

@@ -133,6 +133,13 @@ public record WebindexConfig(
   /** The order the frontier serves queues in: criteria among due, urc, domain. */
   public static final String FRONTIER_PRIORITY = "webindex.frontier.priority";
 
+  /**
+   * Whether the embedded Accumulo of {@code dev}, {@code demo} and {@code bench} keeps its
+   * in-memory map in Accumulo's native map ({@code true}, the default) or its Java map; read by the
+   * command line for those commands, not by anything that connects to a cluster.
+   */
+  public static final String EMBEDDED_NATIVE_MAP = "webindex.embedded.native-map";
+
   /** Keys passed through into every Fluo configuration webindex builds (docs/metrics.md). */
   public static final String FLUO_PREFIX = "fluo.";
 
@@ -470,7 +477,8 @@ public record WebindexConfig(
           FRONTIER_DELAY,
           FRONTIER_REFRESH,
           FRONTIER_PRIORITY,
-          FRONTIER_PORT);
+          FRONTIER_PORT,
+          EMBEDDED_NATIVE_MAP);
 
   /**
    * A whole number in {@code [min, max]}; anything else is a configuration error naming the key.
