@@ -40,7 +40,9 @@ final class MiniOozieCluster implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MiniOozieCluster.class);
 
   /** C1 only and the serial collector, as every test JVM of the suite (docs/testing.md). */
-  static final String FAST_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+  static final String FAST_JVM =
+      "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions"
+          + " -XX:-BytecodeVerificationRemote";
 
   /**
    * JVM options of MapReduce containers and of {@code hadoop jar}: Hadoop 3.3 on JDK 17 needs

@@ -73,7 +73,8 @@ import org.slf4j.LoggerFactory;
 class YarnCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(YarnCycleIT.class);
   private static final String TASK_OPTS =
-      "--add-opens java.base/java.lang=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+      "--add-opens java.base/java.lang=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+          + " -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote";
 
   private static Path dir;
   private static MiniDFSCluster dfs;
