@@ -93,7 +93,7 @@ class DistributionIT {
     String err = new String(version.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(version.waitFor(60, TimeUnit.SECONDS));
     assertEquals(0, version.exitValue(), err);
-    assertEquals(
+    String stacks =
         "webindex "
             + VERSION
             + "\nbuilt against Accumulo "
@@ -102,8 +102,17 @@ class DistributionIT {
             + System.getProperty("fluo.version")
             + ", Hadoop "
             + System.getProperty("hadoop.version")
-            + "\n",
-        out);
+            + "\n";
+    assertTrue(out.startsWith(stacks), out);
+    // and the commit the tarball was built from: this checkout's
+    String head = gitHead();
+    String commit = out.substring(stacks.length());
+    if (head.isEmpty()) {
+      assertEquals("built from commit unknown (not built from a git checkout)\n", commit);
+    } else {
+      assertTrue(commit.startsWith("built from commit " + head + " (20"), commit);
+      assertTrue(commit.endsWith(")\n"), commit);
+    }
     assertEquals("", err, "nothing built, nothing warned");
 
     // the URLFrontier service's command, from the tarball's class path
@@ -520,5 +529,16 @@ class DistributionIT {
   private static String demoStderr() throws IOException {
     Path file = tmp.resolve("demo.err");
     return Files.exists(file) ? Files.readString(file) : "";
+  }
+
+  /** This checkout's commit ({@code git rev-parse HEAD}), or "" outside a git checkout. */
+  private static String gitHead() throws InterruptedException {
+    try {
+      Process p = new ProcessBuilder("git", "rev-parse", "HEAD").start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      return p.waitFor() == 0 && out.matches("[0-9a-f]{40}") ? out : "";
+    } catch (IOException e) {
+      return "";
+    }
   }
 }
