@@ -5,8 +5,10 @@ import io.webindex.core.frontier.ops.OpsView;
 import io.webindex.core.frontier.ops.QueueState;
 import io.webindex.core.frontier.service.UrlFrontier;
 import io.webindex.core.schema.Cell;
-import io.webindex.core.schema.FrontierOpsSchema;
+import io.webindex.core.schema.FrontierOpsSchema.QueueKey;
+import io.webindex.core.schema.FrontierOpsSchema.ServiceState;
 import io.webindex.core.schema.FrontierSchema;
+import io.webindex.store.frontier.OpsRows;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,12 +16,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.TreeSet;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.data.Key;
-import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
 
 /**
@@ -130,14 +132,14 @@ public final class FrontierQuery {
           };
       return select(table, cells, atMillis, limit, perHost, ops);
     } catch (RuntimeException e) {
-      throw refused(e);
+      throw refused(table, e);
     }
   }
 
   /**
    * The frontier service's state of the index's own crawl ({@code DEFAULT}) in its operational
-   * table {@code opsTable} ({@link FrontierOpsSchema#opsTable}); {@link OpsView#NONE} when the
-   * table does not exist (no frontier service ever ran).
+   * table {@code opsTable} ({@link io.webindex.core.schema.FrontierOpsSchema#opsTable}); {@link
+   * OpsView#NONE} when the table does not exist (no frontier service ever ran).
    *
    * @throws StoreException when Accumulo refuses the scan, or a cell does not decode
    */
@@ -145,42 +147,20 @@ public final class FrontierQuery {
     if (!connector.tableOperations().exists(opsTable)) {
       return OpsView.NONE;
     }
-    String prefix = FrontierOpsSchema.crawlPrefix(UrlFrontier.DEFAULT_CRAWL);
-    Map<String, List<Cell>> rows = new HashMap<>();
-    List<Cell> service = new ArrayList<>();
+    ServiceState service;
+    SortedMap<QueueKey, QueueState> rows;
     try (Scanner scanner = TableDump.scanner(connector, opsTable)) {
       scanner.enableIsolation();
-      for (Range r : List.of(Range.exact(FrontierOpsSchema.SERVICE_ROW), Range.prefix(prefix))) {
-        scanner.setRange(r);
-        for (Map.Entry<Key, Value> e : scanner) {
-          Cell c = Cells.fromEntry(e.getKey(), e.getValue());
-          if (c.row().equals(FrontierOpsSchema.SERVICE_ROW)) {
-            service.add(c);
-          } else {
-            rows.computeIfAbsent(c.row(), k -> new ArrayList<>()).add(c);
-          }
-        }
-      }
-    } catch (RuntimeException e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof AccumuloSecurityException sec) {
-          throw new StoreException(
-              "cannot read table '" + opsTable + "': " + sec.getSecurityErrorCode(), e);
-        }
-      }
-      throw e;
-    }
-    Map<String, QueueState> queues = new HashMap<>();
-    try {
-      for (Map.Entry<String, List<Cell>> r : rows.entrySet()) {
-        queues.put(
-            FrontierOpsSchema.queueOfRow(r.getKey()).queue(),
-            FrontierOpsSchema.decode(r.getValue()));
-      }
-      return new OpsView(FrontierOpsSchema.decodeService(service).active(), queues);
+      service = OpsRows.service(scanner);
+      rows = OpsRows.crawl(scanner, UrlFrontier.DEFAULT_CRAWL, null);
     } catch (IllegalArgumentException bad) {
       throw new StoreException("table '" + opsTable + "': " + bad.getMessage(), bad);
+    } catch (RuntimeException e) {
+      throw refused(opsTable, e);
     }
+    Map<String, QueueState> queues = new HashMap<>();
+    rows.forEach((q, state) -> queues.put(q.queue(), state));
+    return new OpsView(service.active(), queues);
   }
 
   static void checkBounds(long atMillis, int limit, int perHost) {
@@ -290,10 +270,10 @@ public final class FrontierQuery {
   }
 
   /**
-   * A scan Accumulo refused (the user may not read the frontier table) as a {@link StoreException}
-   * that says so; anything else as it is.
+   * A scan of {@code table} that Accumulo refused (the user may not read it) as a {@link
+   * StoreException} that says so; anything else as it is.
    */
-  private RuntimeException refused(RuntimeException e) {
+  private static RuntimeException refused(String table, RuntimeException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof AccumuloSecurityException s) {
         return new StoreException(

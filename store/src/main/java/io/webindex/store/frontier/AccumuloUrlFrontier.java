@@ -81,7 +81,6 @@ import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.iterators.FirstEntryInRowIterator;
 import org.apache.accumulo.core.security.Authorizations;
-import org.apache.hadoop.io.Text;
 
 /**
  * The crawl frontier's operations ({@link UrlFrontier}) over Accumulo (docs/frontier.md): the
@@ -441,14 +440,9 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
   // ------------------------------------------------------------------ the operational table
 
   private ServiceState service() {
-    List<Cell> cells = new ArrayList<>();
     try (Scanner s = scanner(opsTable)) {
-      s.setRange(Range.exact(FrontierOpsSchema.SERVICE_ROW));
-      for (Map.Entry<Key, Value> e : s) {
-        cells.add(Cells.fromEntry(e.getKey(), e.getValue()));
-      }
+      return OpsRows.service(s);
     }
-    return FrontierOpsSchema.decodeService(cells);
   }
 
   private void writeService(Cell c) {
@@ -473,26 +467,9 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   /** Every queue row of {@code crawl} (null: of every crawl), with its state. */
   private SortedMap<QueueKey, QueueState> readCrawl(String crawl, String family) {
-    SortedMap<String, List<Cell>> rows = new TreeMap<>();
     try (Scanner s = scanner(opsTable)) {
-      String prefix =
-          crawl == null ? FrontierOpsSchema.QUEUE_PREFIX : FrontierOpsSchema.crawlPrefix(crawl);
-      s.setRange(Range.prefix(prefix));
-      if (family != null) {
-        s.fetchColumnFamily(new Text(family));
-      }
-      for (Map.Entry<Key, Value> e : s) {
-        Cell c = Cells.fromEntry(e.getKey(), e.getValue());
-        rows.computeIfAbsent(c.row(), r -> new ArrayList<>()).add(c);
-      }
+      return OpsRows.crawl(s, crawl, family);
     }
-    SortedMap<QueueKey, QueueState> out =
-        new TreeMap<>(
-            java.util.Comparator.comparing(QueueKey::crawl).thenComparing(QueueKey::queue));
-    rows.forEach(
-        (row, cells) ->
-            out.put(FrontierOpsSchema.queueOfRow(row), FrontierOpsSchema.decode(cells)));
-    return out;
   }
 
   private String newStamp() {
