@@ -156,7 +156,7 @@ final class LatencyUnderLoadStage {
     final List<Cell> missing;
     final long start;
     volatile long visibleAt = -1;
-    volatile boolean timedOut;
+    volatile long gaveUpAt = -1;
     OptionalLong loadedAt = OptionalLong.empty();
 
     Sample(int index, int batch, List<Cell> cells, long start) {
@@ -167,12 +167,12 @@ final class LatencyUnderLoadStage {
     }
 
     boolean done() {
-      return visibleAt >= 0 || timedOut;
+      return visibleAt >= 0 || gaveUpAt >= 0;
     }
 
-    /** Until visible, or until given up on. */
-    double millis(long now) {
-      return ((visibleAt >= 0 ? visibleAt : now) - start) / 1e6;
+    /** Until visible, or until given up on (the time waited, as in the idle stage). */
+    double millis() {
+      return ((visibleAt >= 0 ? visibleAt : gaveUpAt) - start) / 1e6;
     }
   }
 
@@ -212,7 +212,7 @@ final class LatencyUnderLoadStage {
             if (s.missing.isEmpty()) {
               s.visibleAt = now;
             } else if (now - s.start >= TIMEOUT.toNanos()) {
-              s.timedOut = true;
+              s.gaveUpAt = now;
             }
           }
           Thread.sleep(POLL.toMillis());
@@ -252,13 +252,12 @@ final class LatencyUnderLoadStage {
       long versions,
       double loadSeconds,
       long startNanos) {
-    long now = System.nanoTime();
     List<Double> visible = new ArrayList<>();
     List<Double> loaded = new ArrayList<>();
     List<Double> afterLoaded = new ArrayList<>();
     int failures = 0;
     for (Sample s : all) {
-      double ms = s.millis(now);
+      double ms = s.millis();
       visible.add(ms);
       if (s.visibleAt >= 0 && s.loadedAt.isPresent()) {
         // the exporter may write the cells a moment before the loader's hook notes the batch
