@@ -135,6 +135,42 @@ class BenchIT {
     assertEquals(8, latencyLines(Oracle.ofStore(store, 6)));
     assertEquals(0, latencyLines(Oracle.ofStore(store, 2)));
     assertTrue(r.out().contains("latency"), r.out());
+
+    // latency under load: two more deltas of 150 versions (the web's deltas 3 and 4) as batches 7
+    // and 10, each followed by its two one-page batches, written while the loader was in it; every
+    // sample visible, and the guard (a recompute of batches 0..12) consistent
+    JsonNode ul = stages.path("latencyUnderLoad");
+    assertEquals(2, ul.path("deltas").asInt(), ul.toString());
+    assertEquals(300, ul.path("versions").asLong(), ul.toString());
+    assertEquals(4, ul.path("samples").asInt(), ul.toString());
+    assertEquals(4, ul.path("visible").asInt(), ul.toString());
+    assertEquals(0, ul.path("failures").asInt(), ul.toString());
+    assertEquals(4, ul.path("millis").size(), ul.toString());
+    double ulMax = 0;
+    for (JsonNode m : ul.path("millis")) {
+      assertTrue(m.asDouble() > 0, ul.toString());
+      ulMax = Math.max(ulMax, m.asDouble());
+    }
+    assertEquals(ulMax, ul.path("maxMs").asDouble(), ul.toString());
+    assertTrue(ul.path("p50Ms").asDouble() <= ul.path("p99Ms").asDouble(), ul.toString());
+    // the part until the loader had loaded a sample's batch is part of the sample
+    assertTrue(ul.path("loadedP99Ms").asDouble() <= ulMax, ul.toString());
+    assertEquals("CONSISTENT", ul.path("verdict").asText(), ul.toString());
+    Path batchDirs = store.resolve(BatchLayout.BATCHES_DIR);
+    for (int batch = 7; batch <= 12; batch++) {
+      java.util.List<String> lines = batchLines(batchDirs.resolve(BatchLayout.dirName(batch)));
+      if (batch == 7 || batch == 10) {
+        assertEquals(150, lines.size(), "batch " + batch);
+      } else {
+        assertEquals(1, lines.size(), "batch " + batch);
+        assertTrue(lines.get(0).contains("latency sample under load "), lines.get(0));
+      }
+    }
+    assertTrue(!Files.exists(batchDirs.resolve(BatchLayout.dirName(13))));
+    // the independent oracle over the store: each probe added its page and its inlink
+    assertEquals(8, underLoadLines(Oracle.ofStore(store, 12)));
+    assertEquals(0, underLoadLines(Oracle.ofStore(store, 6)));
+    assertTrue(r.out().contains("  under load one page complete"), r.out());
     assertTrue(stages.path("recompute").path("floor").path("seconds").asDouble() > 0);
     assertTrue(b.path("memory").path("thisJvmPeakHeapBytes").asLong() > 0);
     // a use of the heap, never more than the heap (the memory pools' peaks summed were)
@@ -169,6 +205,9 @@ class BenchIT {
         fr.path("urlsPerSecond").asDouble(),
         h.path("figures").path("frontier.urlsPerSecond").asDouble());
     assertEquals(lat.path("p99Ms").asDouble(), h.path("figures").path("latency.p99Ms").asDouble());
+    assertEquals(
+        ul.path("p99Ms").asDouble(), h.path("figures").path("latencyUnderLoad.p99Ms").asDouble());
+    assertEquals("all visible", h.path("guards").path("latencyUnderLoad.samples").asText());
     String page = Files.readString(out.resolve("history.html"));
     assertTrue(page.contains("<section class=\"figure\" id=\"recompute.seconds\">"), page);
     assertTrue(page.contains("<section class=\"figure\" id=\"latency.p99Ms\">"), page);
@@ -184,5 +223,20 @@ class BenchIT {
 
   private static long latencyLines(Oracle oracle) {
     return oracle.dump().stream().filter(l -> l.contains("latency sample ")).count();
+  }
+
+  private static long underLoadLines(Oracle oracle) {
+    return oracle.dump().stream().filter(l -> l.contains("latency sample under load ")).count();
+  }
+
+  /** The input lines of a batch directory's part files. */
+  private static java.util.List<String> batchLines(Path dir) throws java.io.IOException {
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(f -> f.getFileName().toString().startsWith("part-")).toList()) {
+        lines.addAll(Files.readAllLines(f));
+      }
+    }
+    return lines;
   }
 }

@@ -13,6 +13,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
@@ -165,8 +168,125 @@ public final class LatencyProbe implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts a loader on a thread of its own that applies, through this probe's application, every
+   * batch of the raw page store as soon as it is complete, in order, as {@code load --watch} does
+   * but looking again after {@code poll} instead of seconds: the probe's batches written meanwhile
+   * are applied among the other batches, behind those before them. It applies until {@link
+   * Loader#finishAt} names the last batch and that batch is applied, or until closed.
+   */
+  public Loader startLoader(Duration poll) {
+    Loader l = new Loader(poll);
+    l.thread.start();
+    return l;
+  }
+
+  /**
+   * The loader of {@link #startLoader}: when each batch was loaded (every version of it committed,
+   * just before the batch is recorded as applied), how far it got, and the error it stopped with.
+   */
+  public final class Loader implements AutoCloseable {
+    private final Duration poll;
+    private final Thread thread;
+    private final Map<Long, Long> loadedAt = new ConcurrentHashMap<>();
+    private final long pagesAtStart = LoaderMetrics.pagesSubmitted();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile long finishAt = Long.MAX_VALUE;
+    private volatile boolean stop;
+    private volatile long applied;
+
+    private Loader(Duration poll) {
+      this.poll = poll;
+      this.applied = LatencyProbe.this.applied();
+      this.thread = new Thread(this::loop, "webindex-probe-loader");
+      this.thread.setDaemon(true);
+    }
+
+    private void loop() {
+      try {
+        while (!stop && applied < finishAt) {
+          BatchApplier.Result r =
+              new BatchApplier(fluo.client(), cfg, hadoop, null)
+                  .afterLoading(seq -> loadedAt.put(seq, System.nanoTime()))
+                  .applyPending(null);
+          applied = r.appliedAfter();
+          if (r.batches() == 0) {
+            Thread.sleep(poll.toMillis(), (int) (poll.toNanos() % 1_000_000));
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException | IOException | Error t) {
+        // handed to the thread that waits for the loader (check, await)
+        failure.set(t);
+      }
+    }
+
+    /** The {@link System#nanoTime} at which batch {@code batch} was loaded, if it was. */
+    public OptionalLong loadedAt(long batch) {
+      Long t = loadedAt.get(batch);
+      return t == null ? OptionalLong.empty() : OptionalLong.of(t);
+    }
+
+    /** Page versions this loader submitted so far (read as the process's loader meter). */
+    public long pagesSubmitted() {
+      return LoaderMetrics.pagesSubmitted() - pagesAtStart;
+    }
+
+    /**
+     * Throws the error the loader stopped with, if it stopped with one.
+     *
+     * @throws StoreException wrapping it
+     */
+    public void check() {
+      Throwable t = failure.get();
+      if (t != null) {
+        throw new StoreException("the loader failed: " + t.getMessage(), t);
+      }
+      if (!thread.isAlive() && applied < finishAt && !stop) {
+        throw new StoreException("the loader stopped at batch " + applied);
+      }
+    }
+
+    /** The loader stops once batch {@code last} is applied. */
+    public void finishAt(long last) {
+      finishAt = last;
+    }
+
+    /**
+     * Waits until the loader applied the batch {@link #finishAt} names, at most {@code timeout}.
+     *
+     * @throws StoreException when it failed or did not get there in time
+     */
+    public void await(Duration timeout) throws InterruptedException {
+      thread.join(timeout.toMillis());
+      check();
+      if (thread.isAlive()) {
+        throw new StoreException(
+            "the loader did not apply up to batch "
+                + finishAt
+                + " within "
+                + timeout.toSeconds()
+                + " s (applied up to "
+                + applied
+                + ")");
+      }
+    }
+
+    /** Stops the loader after the round it is in, and waits for it. */
+    @Override
+    public void close() {
+      stop = true;
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   /** Whether the served table holds exactly this cell now. */
-  private boolean holds(Cell cell) {
+  public boolean holds(Cell cell) {
     try (Scanner s = conn.createScanner(table, Authorizations.EMPTY)) {
       s.setRange(
           Range.exact(new Text(cell.row()), new Text(cell.family()), new Text(cell.qualifier())));

@@ -77,6 +77,11 @@ public final class LoaderMetrics {
     applied.set(Math.max(batch, recorded));
   }
 
+  /** Page versions submitted by the loaders of this process so far. */
+  static long pagesSubmitted() {
+    return pages.getCount();
+  }
+
   static void rejected(long n) {
     rejected.inc(n);
   }

@@ -14,8 +14,9 @@ import java.util.List;
  * through the same commands an operator runs; prints a table of figures and writes them as JSON.
  *
  * <p>{@link BenchRun} runs the stages ({@link InputStage}, {@link RecomputeStage} with {@link
- * FloorStage}, {@link CheckStage}, {@link LoadStage}, {@link LatencyStage}, {@link GuardStage},
- * {@link FrontierStage}) through {@link Steps}; {@link BenchTable} prints the figures.
+ * FloorStage}, {@link CheckStage}, {@link LoadStage}, {@link LatencyStage}, {@link
+ * LatencyUnderLoadStage}, {@link GuardStage}, {@link FrontierStage}) through {@link Steps}; {@link
+ * BenchTable} prints the figures.
  */
 public final class BenchCommand implements Command {
   /** The history's file name in {@code --out DIR}. */
@@ -43,9 +44,9 @@ public final class BenchCommand implements Command {
   @Override
   public String usage() {
     return """
-        usage: bin/webindex bench recompute|load|latency|check|frontier|all [--pages N]
-                                  [--seed S] [--domains D] [--delta-pages M] [--deltas K]
-                                  [--samples L] [--frontiers F] [--clients C]
+        usage: bin/webindex bench recompute|load|latency|latency-under-load|check|frontier|all
+                                  [--pages N] [--seed S] [--domains D] [--delta-pages M]
+                                  [--deltas K] [--samples L] [--frontiers F] [--clients C]
                                   [--seconds T] [--warmup W] [--max-queues Q]
                                   [--max-urls-per-queue U] [--frontier-delay D]
                                   [--out DIR] [--history FILE] [--keep]
@@ -78,9 +79,21 @@ public final class BenchCommand implements Command {
                      served table holds the page's page:cur cell and its inlink cell in
                      the target's row (polled every 5 ms; not visible within 30 s is a
                      failure); reports p50, p90, p99, max and mean
-          all        all five
-        Every stage needs the recompute of batch 0, so it always runs. After load and
-        latency, a recompute of every batch and the check of the Fluo-maintained table
+          latency-under-load
+                     fluo-init from the recompute (unless load or latency ran), then a
+                     loader runs embedded, applying each batch as soon as it is complete,
+                     while K delta batches of M page versions are written (after those
+                     load applied, if it ran) and, as the loader works through each delta,
+                     L/K latency samples at random points of it: one-page batches as
+                     above, each the next batch; each sample is the time from its batch
+                     being complete until the served table holds its cells, so it waits
+                     for the rest of the delta ahead of it and behind the observers'
+                     backlog (not visible within 120 s is a failure); reports p50, p90,
+                     p99, max and mean, and the part until the loader had loaded the
+                     sample's batch
+          all        all six
+        Every stage needs the recompute of batch 0, so it always runs. After load and the
+        latency stages, a recompute of every batch and the check of the Fluo-maintained table
         against it run once; its verdict is reported with each of them. Prints a table
         of the figures (throughput, time, peak heap of this JVM in use and right after a
         GC, its peak RSS, the peak RSS of every process the embedded instance started,
@@ -102,7 +115,7 @@ public final class BenchCommand implements Command {
                            about 10,000 hosts)
           --deltas K       delta batches for load (default 4)
           --delta-pages M  page versions per delta batch (default N/20, at least 1)
-          --samples L      latency samples (default 50)
+          --samples L      latency samples, of each latency stage (default 50)
           --frontiers F    frontier servers (default 2)
           --clients C      crawler clients (default 4)
           --seconds T      seconds the frontier clients are measured (default 30)

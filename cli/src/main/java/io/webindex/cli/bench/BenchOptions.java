@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * The command line of {@code bench}, checked: what to time ({@code recompute}, {@code load}, {@code
- * latency}, {@code check}, {@code frontier} or {@code all}) and on what.
+ * latency}, {@code latency-under-load}, {@code check}, {@code frontier} or {@code all}) and on
+ * what.
  */
 record BenchOptions(
     List<String> raw,
@@ -26,7 +27,7 @@ record BenchOptions(
     FrontierLoad frontier) {
 
   static final Set<String> WHAT =
-      Set.of("recompute", "load", "latency", "check", "frontier", "all");
+      Set.of("recompute", "load", "latency", "latency-under-load", "check", "frontier", "all");
 
   /**
    * What the frontier stage runs.
@@ -70,11 +71,15 @@ record BenchOptions(
                 "frontier-delay"),
             Set.of("keep"));
     List<String> pos =
-        args.expectPositionals(1, "what to time: recompute, load, latency, check, frontier or all");
+        args.expectPositionals(
+            1,
+            "what to time: recompute, load, latency, latency-under-load, check, frontier or all");
     String what = pos.get(0);
     if (!WHAT.contains(what)) {
       throw new UsageException(
-          "bench times recompute, load, latency, check, frontier or all, not '" + what + "'");
+          "bench times recompute, load, latency, latency-under-load, check, frontier or all, not '"
+              + what
+              + "'");
     }
     int pages = args.intValue("pages", 100_000);
     if (pages < 1) {
@@ -159,8 +164,13 @@ record BenchOptions(
     return what.equals("latency") || what.equals("all");
   }
 
+  /** Whether {@code latency-under-load} runs. */
+  boolean latencyUnderLoad() {
+    return what.equals("latency-under-load") || what.equals("all");
+  }
+
   /** Whether the Fluo application runs (and so the guard check against a recompute after it). */
   boolean fluo() {
-    return load() || latency();
+    return load() || latency() || latencyUnderLoad();
   }
 }

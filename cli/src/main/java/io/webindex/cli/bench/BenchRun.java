@@ -29,6 +29,9 @@ final class BenchRun {
   record Result(
       Map<String, Object> figures, Path json, boolean failed, BenchHistory.Failure failure) {}
 
+  /** The latency-under-load stage's name in {@code bench.json}. */
+  static final String UNDER_LOAD = "latencyUnderLoad";
+
   private final Cli ctx;
   private final Steps steps;
   private final BenchOptions options;
@@ -111,6 +114,14 @@ final class BenchRun {
     if (options.latency()) {
       failed |= LatencyStage.run(env, lastBatch, stage("latency"));
       lastBatch += options.samples();
+    }
+    if (options.latencyUnderLoad()) {
+      // the deltas after those load applied, so that every version is new to the application
+      int firstDelta = options.load() ? options.deltas() + 1 : 1;
+      LatencyUnderLoadStage.Outcome o =
+          LatencyUnderLoadStage.run(env, lastBatch, firstDelta, stage(UNDER_LOAD));
+      failed |= o.failed();
+      lastBatch = o.lastBatch();
     }
     if (options.fluo()) {
       // the guard: a recompute of every batch equals what Fluo made of them

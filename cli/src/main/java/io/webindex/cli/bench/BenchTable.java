@@ -25,6 +25,7 @@ final class BenchTable {
     t.check(stages.get("check"));
     t.load(stages.get("load"));
     t.latency(stages.get("latency"));
+    t.underLoad(stages.get(BenchRun.UNDER_LOAD));
     t.frontier(stages.get("frontier"));
     t.memory((Map<String, Object>) report.get("memory"));
     t.machine((Map<String, Object>) report.get("machine"));
@@ -116,6 +117,32 @@ final class BenchTable {
         lat.get("meanMs"),
         lat.get("committedP50Ms"),
         lat.get("afterCommitP50Ms"),
+        lat.getOrDefault("verdict", "not run"));
+  }
+
+  private void underLoad(Map<String, Object> lat) {
+    if (lat == null || !lat.containsKey("p50Ms")) {
+      return;
+    }
+    row(
+        "  under load",
+        "one page complete -> its cells served while %,d versions in %d deltas load (%s s),"
+            + " %d samples (%d visible): p50 %s ms, p90 %s ms, p99 %s ms, max %s ms, mean %s ms"
+            + " (loaded: p50 %s ms, p99 %s ms; then served: p50 %s ms, p99 %s ms), check %s",
+        lat.get("versions"),
+        lat.get("deltas"),
+        lat.get("loadSeconds"),
+        lat.get("samples"),
+        lat.get("visible"),
+        lat.get("p50Ms"),
+        lat.get("p90Ms"),
+        lat.get("p99Ms"),
+        lat.get("maxMs"),
+        lat.get("meanMs"),
+        lat.getOrDefault("loadedP50Ms", "-"),
+        lat.getOrDefault("loadedP99Ms", "-"),
+        lat.getOrDefault("afterLoadedP50Ms", "-"),
+        lat.getOrDefault("afterLoadedP99Ms", "-"),
         lat.getOrDefault("verdict", "not run"));
   }
 

@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The guard after load and latency: a recompute of every batch applied, and the check of the
- * Fluo-maintained table against it. Its verdict is reported with each of those stages.
+ * The guard after load and the latency stages: a recompute of every batch applied, and the check of
+ * the Fluo-maintained table against it. Its verdict is reported with each of those stages.
  */
 final class GuardStage {
   private GuardStage() {}
@@ -41,7 +41,7 @@ final class GuardStage {
                 "--out",
                 dir.toString());
     String verdict = CheckStage.report(dir).path("verdict").asText();
-    for (String stage : List.of("load", "latency")) {
+    for (String stage : List.of("load", "latency", BenchRun.UNDER_LOAD)) {
       if (stages.containsKey(stage)) {
         stages.get(stage).put("verdict", verdict);
       }

@@ -37,9 +37,20 @@ final class ProbeBatch {
    */
   static Page write(WebindexConfig cfg, Path batches, int batch, String target, int sample)
       throws IOException {
+    return write(cfg, batches, batch, target, "sample-" + sample, "latency sample " + sample);
+  }
+
+  /**
+   * Writes batch {@code batch} for a sample whose page is {@code /webindex-bench-latency/<name>} on
+   * the target's host, with {@code title} as its title and its link's anchor. Returns the page as
+   * the loader reads it.
+   */
+  static Page write(
+      WebindexConfig cfg, Path batches, int batch, String target, String name, String title)
+      throws IOException {
     Path tmp = LocalBatches.begin(batches, batch);
     Path file = tmp.resolve(FILE);
-    String line = inputLine(target, sample);
+    String line = inputLine(target, name, title);
     Files.writeString(file, line + "\n", StandardCharsets.UTF_8);
     Page page = readBack(cfg, file, batch, line);
     LocalBatches.publish(batches, batch); // its _SUCCESS marker, then the rename
@@ -47,20 +58,20 @@ final class ProbeBatch {
   }
 
   /** The sample's page in the input format (docs/input.md). */
-  private static String inputLine(String target, int sample) {
+  private static String inputLine(String target, String name, String title) {
     WebUrl to;
     WebUrl url;
     try {
       to = WebUrl.parse(target);
-      url = WebUrl.parse("/webindex-bench-latency/sample-" + sample, to);
+      url = WebUrl.parse("/webindex-bench-latency/" + name, to);
     } catch (InvalidUrlException e) {
       throw new IllegalStateException("the synthetic web made an invalid URL: " + target, e);
     }
     return PageJson.toInputLine(
         url.toString(),
         Instant.now().truncatedTo(ChronoUnit.SECONDS),
-        "latency sample " + sample,
-        List.of(new Link(to.toString(), to.key(), "latency sample " + sample)));
+        title,
+        List.of(new Link(to.toString(), to.key(), title)));
   }
 
   /** The file read as the loader reads it: exactly one page with one link. */

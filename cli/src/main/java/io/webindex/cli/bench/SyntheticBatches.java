@@ -52,15 +52,36 @@ final class SyntheticBatches {
   static Written write(
       SyntheticWeb web, int batch, Path batches, boolean gzip, ExecutorService pool)
       throws IOException, InterruptedException {
+    return write(web, batch, batch, batches, gzip, pool);
+  }
+
+  /**
+   * Writes the versions of the web's batch {@code content} as batch number {@code batch} of the
+   * store, with a pool of its own: a delta written after other batches took the numbers it would
+   * have had.
+   */
+  static Written write(SyntheticWeb web, int content, int batch, Path batches, boolean gzip)
+      throws IOException, InterruptedException {
+    ExecutorService pool = pool();
+    try {
+      return write(web, content, batch, batches, gzip, pool);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static Written write(
+      SyntheticWeb web, int content, int batch, Path batches, boolean gzip, ExecutorService pool)
+      throws IOException, InterruptedException {
     Path tmp = LocalBatches.begin(batches, batch); // removes one left by an interrupted gen
-    int size = web.batchSize(batch);
+    int size = web.batchSize(content);
     List<Future<Written>> parts = new ArrayList<>();
     for (int from = 0, part = 0; from < size; from += FILE_PAGES, part++) {
       int lo = from;
       int hi = Math.min(size, from + FILE_PAGES);
       Path file =
           tmp.resolve(String.format(Locale.ROOT, "part-%05d.jsonl%s", part, gzip ? ".gz" : ""));
-      parts.add(pool.submit(() -> writePart(web, batch, lo, hi, file, gzip)));
+      parts.add(pool.submit(() -> writePart(web, content, lo, hi, file, gzip)));
     }
     long links = 0;
     long bytes = 0;
@@ -82,7 +103,7 @@ final class SyntheticBatches {
   }
 
   private static Written writePart(
-      SyntheticWeb web, int batch, int from, int to, Path file, boolean gzip) throws IOException {
+      SyntheticWeb web, int content, int from, int to, Path file, boolean gzip) throws IOException {
     long links = 0;
     try (OutputStream raw = Files.newOutputStream(file);
         OutputStream os = gzip ? new GZIPOutputStream(raw, 1 << 16) : raw;
@@ -90,7 +111,7 @@ final class SyntheticBatches {
       StringBuilder line = new StringBuilder(4096);
       for (int n = from; n < to; n++) {
         line.setLength(0);
-        links += web.writeVersion(batch, n, line);
+        links += web.writeVersion(content, n, line);
         buffered.write(line.toString().getBytes(StandardCharsets.US_ASCII));
       }
     }

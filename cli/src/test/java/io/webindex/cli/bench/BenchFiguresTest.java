@@ -30,6 +30,9 @@ class BenchFiguresTest {
     expected.put("latency.p50Ms", 120.5);
     expected.put("latency.p99Ms", 201.3);
     expected.put("latency.maxMs", 201.3);
+    expected.put("latencyUnderLoad.p50Ms", 850.5);
+    expected.put("latencyUnderLoad.p99Ms", 2400.7);
+    expected.put("latencyUnderLoad.maxMs", 2400.7);
     expected.put("frontier.urlsPerSecond", 812.5);
     expected.put("frontier.getUrlsPerSecond", 9.3);
     expected.put("frontier.getUrlsP50Ms", 410.2);
@@ -53,9 +56,12 @@ class BenchFiguresTest {
     guards.put("check", "CONSISTENT");
     guards.put("load", "CONSISTENT");
     guards.put("latency", "INCONSISTENT");
+    guards.put("latencyUnderLoad", "CONSISTENT");
     guards.put("frontier", "no URL handed out twice");
     guards.put("latency.samples", "1 never visible");
+    guards.put("latencyUnderLoad.samples", "all visible");
     assertEquals(guards, BenchFigures.guards(report));
+    assertEquals(List.copyOf(guards.keySet()), List.copyOf(BenchFigures.guards(report).keySet()));
     assertEquals(List.of("latency", "latency.samples"), BenchFigures.failedGuards(guards));
   }
 
@@ -79,6 +85,10 @@ class BenchFiguresTest {
     g.put("frontier", "3 URLs handed out twice");
     g.put("latency.samples", "all visible");
     assertEquals(List.of("check", "frontier"), BenchFigures.failedGuards(g));
+    g.put("latencyUnderLoad.samples", "2 never visible");
+    assertEquals(
+        List.of("check", "frontier", "latencyUnderLoad.samples"), BenchFigures.failedGuards(g));
+    g.remove("latencyUnderLoad.samples");
     g.put("frontier", "a client failed");
     assertEquals(List.of("check", "frontier"), BenchFigures.failedGuards(g));
   }

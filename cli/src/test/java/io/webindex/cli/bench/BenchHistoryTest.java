@@ -56,7 +56,9 @@ class BenchHistoryTest {
     assertTrue(first.path("failure").isMissingNode());
     assertEquals("INCONSISTENT", first.path("guards").path("latency").asText());
     assertEquals("[\"latency\",\"latency.samples\"]", first.path("failedGuards").toString());
-    assertEquals(20, first.path("figures").size());
+    // every figure of bench-all.json: 20, and the 3 of latency under load
+    assertEquals(23, first.path("figures").size());
+    assertEquals(2400.7, first.path("figures").path("latencyUnderLoad.p99Ms").asDouble());
     assertEquals(12.3, first.path("figures").path("recompute.seconds").asDouble());
     assertEquals(490.0, first.path("figures").path("memory.childrenPeakRssMb").asDouble());
 

@@ -83,6 +83,41 @@ class BenchTableTest {
         table.indexOf("memory"), table.indexOf('\n', table.indexOf("frontier   ")) + 1, table);
   }
 
+  @Test
+  @SuppressWarnings("unchecked")
+  void underLoadRowAfterLatency() {
+    Map<String, Object> r = report(false);
+    Map<String, Object> u = new LinkedHashMap<>();
+    u.put("deltas", 4);
+    u.put("versions", 20_000L);
+    u.put("samples", 50);
+    u.put("visible", 50);
+    u.put("p50Ms", 2_310.4);
+    u.put("p90Ms", 5_000.0);
+    u.put("p99Ms", 6_100.2);
+    u.put("maxMs", 6_100.2);
+    u.put("meanMs", 2_500.0);
+    u.put("loadedP50Ms", 2_100.0);
+    u.put("loadedP99Ms", 5_900.9);
+    u.put("afterLoadedP50Ms", 200.1);
+    u.put("afterLoadedP99Ms", 800.0);
+    u.put("loadSeconds", 80.5);
+    u.put("verdict", "CONSISTENT");
+    ((Map<String, Map<String, Object>>) r.get("stages")).put(BenchRun.UNDER_LOAD, u);
+    String table = BenchTable.format(r);
+    String row =
+        "  under load one page complete -> its cells served while 20,000 versions in 4 deltas"
+            + " load (80.5 s), 50 samples (50 visible): p50 2310.4 ms, p90 5000.0 ms,"
+            + " p99 6100.2 ms, max 6100.2 ms, mean 2500.0 ms (loaded: p50 2100.0 ms,"
+            + " p99 5900.9 ms; then served: p50 200.1 ms, p99 800.0 ms), check CONSISTENT\n";
+    // right after the latency row
+    int latency = table.indexOf("latency    ");
+    assertEquals(table.indexOf('\n', latency) + 1, table.indexOf(row), table);
+    // a stage that failed before it measured has no row
+    u.remove("p50Ms");
+    assertEquals(-1, BenchTable.format(r).indexOf("under load"));
+  }
+
   private static Map<String, Object> report(boolean partial) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("command", "bench all");
