@@ -8,6 +8,7 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.PrometheusText;
+import io.webindex.testkit.SharedCluster;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * point never goes back, with two loaders at once; a watching loader outlives a store that is gone
  * for a while.
  */
+@SharedCluster
 class BatchLoadingIT extends AccumuloITBase {
   @TempDir Path tmp;
   WebindexConfig cfg;

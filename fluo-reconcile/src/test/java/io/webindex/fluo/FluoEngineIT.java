@@ -16,6 +16,7 @@ import io.webindex.store.AccumuloConnections;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import io.webindex.testkit.oracle.DumpDiff;
 import io.webindex.testkit.oracle.HistoryOracle;
 import io.webindex.testkit.oracle.Oracle;
@@ -55,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the store and registry the earlier ones left.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@SharedCluster
 class FluoEngineIT extends AccumuloITBase {
   @TempDir static Path tmp;
   static WebindexConfig cfg;

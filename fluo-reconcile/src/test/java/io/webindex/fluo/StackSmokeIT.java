@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Timeout;
  * to the combine queue; the combine queue's change observer exports each new sum; the exporter
  * writes {@code key sum:total -> sum} to the export table.
  */
+@SharedCluster
 class StackSmokeIT extends AccumuloITBase {
 
   static final Column NEW_COL = new Column("data", "new");

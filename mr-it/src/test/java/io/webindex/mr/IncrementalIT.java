@@ -17,6 +17,7 @@ import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.Goldens;
+import io.webindex.testkit.SharedCluster;
 import io.webindex.testkit.oracle.DumpDiff;
 import io.webindex.testkit.oracle.Oracle;
 import java.io.IOException;
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the Fluo-maintained query table equals the in-memory reference and a recompute of the same
  * batches, and the Fluo table equals that recompute's Fluo seed.
  */
+@SharedCluster
 @Timeout(value = 8, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IncrementalIT extends AccumuloITBase {
   @TempDir Path tmp;

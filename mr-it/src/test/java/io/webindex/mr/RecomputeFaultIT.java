@@ -13,6 +13,7 @@ import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.mapreduce.Jobs;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import io.webindex.testkit.oracle.Oracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -60,6 +61,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code webindex.mr.test.fault=import} takes the fresh table offline just before the bulk import,
  * and Accumulo refuses the import.
  */
+@SharedCluster
 @Timeout(value = 9, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RecomputeFaultIT extends AccumuloITBase {
   /** One store and one served run for the fault cases; each case adds its own run. */

@@ -18,6 +18,7 @@ import io.webindex.store.JobSecrets;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import io.webindex.testkit.oracle.DumpDiff;
 import io.webindex.testkit.oracle.HistoryOracle;
 import io.webindex.testkit.oracle.Oracle;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The batch recompute on MiniAccumulo with Hadoop's local job runner, compared cell for cell with
  * the in-memory reference index of core.
  */
+@SharedCluster
 class RecomputeIT extends AccumuloITBase {
   /** The history versions kept: few, so that crawl lists and urc series overflow it. */
   static final int VERSIONS = 3;

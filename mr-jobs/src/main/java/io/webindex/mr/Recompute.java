@@ -198,36 +198,42 @@ final class Recompute {
         historySplits.add(new Text(s));
       }
       Instant importStart = Instant.now();
-      tableMayExist = true; // from here on a failure drops the table, also one half created
-      BulkImport.createFresh(conn, table, tableSplits);
-      HistoryTables.createFresh(conn, table, cfg.historySettings(), historySplits);
-      FrontierTables.createFresh(conn, table);
-      if (Jobs.testFault(conf, "import")) {
-        log.warn("{}=import (a test setting): taking {} offline", Jobs.TEST_FAULT, table);
-        conn.tableOperations().offline(table, true);
-      }
-      Path queryFiles = new Path(sortedOut, SortJob.OUT_QUERY);
-      if (workFs.exists(queryFiles)) {
-        BulkImport.importDirectory(conn, conf, table, queryFiles, new Path(runDir, "failures"));
-      }
-      Path historyFiles = new Path(sortedOut, OUT_HISTORY);
-      if (workFs.exists(historyFiles)) {
-        BulkImport.importDirectory(
-            conn,
-            conf,
-            HistorySchema.historyTable(table),
-            historyFiles,
-            new Path(runDir, "history-failures"));
-      }
-      Path frontierFiles = new Path(sortedOut, SortJob.OUT_FRONTIER);
-      if (workFs.exists(frontierFiles)) {
-        BulkImport.importDirectory(
-            conn,
-            conf,
-            FrontierSchema.frontierTable(table),
-            frontierFiles,
-            new Path(runDir, "frontier-failures"));
-      }
+      tableMayExist = true; // from here on a failure drops the tables, also ones half created
+      // the three tables are independent: each is created and gets its files at the same time as
+      // the others (each step a FATE operation of its own, mostly waiting on the master)
+      Path query = new Path(sortedOut, SortJob.OUT_QUERY);
+      Path history = new Path(sortedOut, OUT_HISTORY);
+      Path frontier = new Path(sortedOut, SortJob.OUT_FRONTIER);
+      Path failures = runDir;
+      inParallel(
+          () -> {
+            BulkImport.createFresh(conn, table, tableSplits);
+            if (Jobs.testFault(conf, "import")) {
+              log.warn("{}=import (a test setting): taking {} offline", Jobs.TEST_FAULT, table);
+              conn.tableOperations().offline(table, true);
+            }
+            importIfAny(conn, conf, workFs, table, query, new Path(failures, "failures"));
+          },
+          () -> {
+            HistoryTables.createFresh(conn, table, cfg.historySettings(), historySplits);
+            importIfAny(
+                conn,
+                conf,
+                workFs,
+                HistorySchema.historyTable(table),
+                history,
+                new Path(failures, "history-failures"));
+          },
+          () -> {
+            FrontierTables.createFresh(conn, table);
+            importIfAny(
+                conn,
+                conf,
+                workFs,
+                FrontierSchema.frontierTable(table),
+                frontier,
+                new Path(failures, "frontier-failures"));
+          });
       counters.put("time.import.ms", Duration.between(importStart, Instant.now()).toMillis());
       counters.put("table.splits", (long) tableSplits.size());
       Instant finished = Instant.now();
@@ -265,6 +271,60 @@ final class Recompute {
       System.err.println(
           "recompute: run " + runId + " FAILED: " + what + " (nothing served was touched)");
       return Optional.empty();
+    }
+  }
+
+  /** One table's part of the import: create it, then load its files. */
+  private interface TableStep {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code steps} at the same time and waits for all of them; the first failure is thrown (the
+   * others' added to it as suppressed) once every step has ended.
+   */
+  private static void inParallel(TableStep... steps) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(steps.length);
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (TableStep step : steps) {
+        running.add(
+            pool.submit(
+                () -> {
+                  step.run();
+                  return null;
+                }));
+      }
+      Exception first = null;
+      for (Future<?> f : running) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof Error err) {
+            throw err;
+          }
+          Exception cause = e.getCause() instanceof Exception c ? c : e;
+          if (first == null) {
+            first = cause;
+          } else {
+            first.addSuppressed(cause);
+          }
+        }
+      }
+      if (first != null) {
+        throw first;
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Bulk imports the RFiles in {@code files} into {@code table}, if the jobs wrote any. */
+  private static void importIfAny(
+      Connector conn, Configuration conf, FileSystem fs, String table, Path files, Path failures)
+      throws IOException {
+    if (fs.exists(files)) {
+      BulkImport.importDirectory(conn, conf, table, files, failures);
     }
   }
 
