@@ -204,7 +204,9 @@ final class Recompute {
       Path query = new Path(sortedOut, SortJob.OUT_QUERY);
       Path history = new Path(sortedOut, OUT_HISTORY);
       Path frontier = new Path(sortedOut, SortJob.OUT_FRONTIER);
-      Path failures = runDir;
+      Path queryFailures = new Path(runDir, "failures");
+      Path historyFailures = new Path(runDir, "history-failures");
+      Path frontierFailures = new Path(runDir, "frontier-failures");
       inParallel(
           () -> {
             BulkImport.createFresh(conn, table, tableSplits);
@@ -212,17 +214,12 @@ final class Recompute {
               log.warn("{}=import (a test setting): taking {} offline", Jobs.TEST_FAULT, table);
               conn.tableOperations().offline(table, true);
             }
-            importIfAny(conn, conf, workFs, table, query, new Path(failures, "failures"));
+            importIfAny(conn, conf, workFs, table, query, queryFailures);
           },
           () -> {
             HistoryTables.createFresh(conn, table, cfg.historySettings(), historySplits);
             importIfAny(
-                conn,
-                conf,
-                workFs,
-                HistorySchema.historyTable(table),
-                history,
-                new Path(failures, "history-failures"));
+                conn, conf, workFs, HistorySchema.historyTable(table), history, historyFailures);
           },
           () -> {
             FrontierTables.createFresh(conn, table);
@@ -232,7 +229,7 @@ final class Recompute {
                 workFs,
                 FrontierSchema.frontierTable(table),
                 frontier,
-                new Path(failures, "frontier-failures"));
+                frontierFailures);
           });
       counters.put("time.import.ms", Duration.between(importStart, Instant.now()).toMillis());
       counters.put("table.splits", (long) tableSplits.size());
