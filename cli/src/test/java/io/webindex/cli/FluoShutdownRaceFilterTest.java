@@ -1,0 +1,77 @@
+package io.webindex.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.RejectedExecutionException;
+import org.apache.log4j.LogManager;
+import org.apache.log4j.Logger;
+import org.apache.log4j.PropertyConfigurator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The two shipped log configurations (the built-in one and conf/'s example) drop Curator's ERROR of
+ * a stopping Fluo worker and let everything else through, that logger's other errors included.
+ */
+class FluoShutdownRaceFilterTest {
+  private static final String CACHE =
+      "org.apache.curator.framework.recipes.cache.PathChildrenCache";
+
+  private final PrintStream stderr = System.err;
+
+  @AfterEach
+  void restore() {
+    System.setErr(stderr);
+    LogManager.resetConfiguration();
+    URL testConfig = getClass().getClassLoader().getResource("log4j.properties");
+    if (testConfig != null) {
+      PropertyConfigurator.configure(testConfig);
+    }
+  }
+
+  @Test
+  void theBuiltInConfiguration() throws IOException {
+    assertLogs(Path.of("src/main/resources/log4j.properties"));
+  }
+
+  @Test
+  void theShippedExample() throws IOException {
+    assertLogs(Path.of("../conf/log4j.properties.example"));
+  }
+
+  private void assertLogs(Path file) throws IOException {
+    Properties config = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      config.load(in);
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    // the console appender takes System.err as it is configured
+    System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    LogManager.resetConfiguration();
+    PropertyConfigurator.configure(config);
+    Logger cache = Logger.getLogger(CACHE);
+    cache.error("", new RejectedExecutionException("refused by a terminated pool (race)"));
+    cache.error("", new IllegalStateException("a real failure of the cache"));
+    cache.error("no exception at all");
+    Logger.getLogger("org.apache.curator.framework.imps.CuratorFrameworkImpl")
+        .error("another logger", new RejectedExecutionException("of another logger"));
+    System.err.flush();
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertFalse(out.contains("(race)"), out);
+    assertTrue(out.contains("a real failure of the cache"), out);
+    assertTrue(out.contains("no exception at all"), out);
+    assertTrue(out.contains("of another logger"), out);
+    assertEquals(3, out.lines().filter(l -> l.contains("ERROR")).count(), out);
+  }
+}
