@@ -352,6 +352,16 @@ class RecomputeIT extends AccumuloITBase {
     assertTrue(expected.size() > 1000, "a web worth comparing: " + expected.size());
     assertEquals(expected, dumpTable(prefix + "_full"));
     Path rejects = Path.of(URI.create(rec("full").workDir())).resolve("latest/rejects");
+    // job 1's references are gone once job 2 has read them; its samples and rejects stay
+    try (java.util.stream.Stream<Path> latest = Files.list(rejects.getParent())) {
+      assertEquals(
+          List.of("_SUCCESS", "rejects", "samples"),
+          latest
+              .map(f -> f.getFileName().toString())
+              .filter(f -> !f.startsWith("."))
+              .sorted()
+              .toList());
+    }
     // every rejected line of bad.jsonl, by its byte offset, with the reason a reader must give it
     // (fields: file, offset, reason, detail, excerpt): line 1 is not JSON; line 2 (at byte 10,
     // after "{not json\n") has an ftp URL, checked before its missing crawl time; line 3 (at byte

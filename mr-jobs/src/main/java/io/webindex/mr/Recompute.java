@@ -409,6 +409,9 @@ final class Recompute {
             cfg.recomputeCompression(),
             new UriJob.History(cfg.historyVersions(), cfg.schedule(), startedMillis));
     runJob(uris, "uris", counters, runDir);
+    // job 1's references were job 2's input and nothing reads them again (a failed run starts
+    // over from the input): at 10M pages 22 GB of the work directory; samples and rejects stay
+    deleteMatching(workFs, new Path(latestOut, LatestJob.OUT_REFS));
 
     List<Path> sortInputs = new ArrayList<>();
     sortInputs.add(writeResumePoint(workFs, new Path(runDir, "meta"), snapshot));
@@ -571,6 +574,16 @@ final class Recompute {
     RunTables.dropAll(conn, table);
     if (workFs.exists(runDir) && !workFs.delete(runDir, true)) {
       throw new StoreException("cannot delete the earlier attempt's work directory " + runDir);
+    }
+  }
+
+  /** Deletes the files and directories that {@code pattern} (a glob) matches. */
+  private static void deleteMatching(FileSystem fs, Path pattern) throws IOException {
+    FileStatus[] matches = fs.globStatus(pattern);
+    for (FileStatus m : matches == null ? new FileStatus[0] : matches) {
+      if (!fs.delete(m.getPath(), true) && fs.exists(m.getPath())) {
+        throw new StoreException("cannot delete " + m.getPath());
+      }
     }
   }
 
