@@ -52,8 +52,8 @@ public final class CheckRunner {
   /** How to run the comparison. */
   public enum Mode {
     /**
-     * FILES for tables up to {@link #SCANNER_LIMIT} cells (SCANNER where it cannot), else
-     * MAPREDUCE.
+     * FILES for tables up to {@link #SCANNER_LIMIT} cells, and at any size when MapReduce would run
+     * on the local job runner (SCANNER where it cannot read the files); else MAPREDUCE.
      */
     AUTO,
     /** In this process, both tables read through their tablet servers. */
@@ -69,9 +69,19 @@ public final class CheckRunner {
    * one-process check's memory does not grow with the tables (its URI facts are joined in sorted
    * runs on disk), and it reads its tables' files at more than a million cells a second on two
    * cores, faster than the job (docs/performance.md); beyond this a cluster's map tasks in parallel
-   * are worth their start.
+   * are worth their start. Without a cluster (the local job runner) there are none: the job would
+   * read both tables through the tablet servers on the same cores, about half as fast, so AUTO
+   * stays in this process at any size.
    */
   public static final long SCANNER_LIMIT = 50_000_000;
+
+  /**
+   * What AUTO runs for a run of {@code cells} query cells, its MapReduce jobs on the local job
+   * runner ({@code local}, {@link Jobs#runLocally}) or on a cluster.
+   */
+  static Mode auto(long cells, boolean local) {
+    return cells <= SCANNER_LIMIT || local ? Mode.FILES : Mode.MAPREDUCE;
+  }
 
   private final WebindexConfig cfg;
   private final Connector conn;
@@ -173,10 +183,7 @@ public final class CheckRunner {
     }
     Mode m = mode;
     if (m == Mode.AUTO) {
-      m =
-          run.counters().getOrDefault("write.QUERY_CELLS", 0L) <= SCANNER_LIMIT
-              ? Mode.FILES
-              : Mode.MAPREDUCE;
+      m = auto(run.counters().getOrDefault("write.QUERY_CELLS", 0L), Jobs.runLocally(hadoop));
     }
     if (m == Mode.FILES) {
       CheckProgress progress = CheckProgress.stderr(acc);

@@ -1,5 +1,6 @@
 package io.webindex.mr;
 
+import io.webindex.store.mapreduce.Jobs;
 import org.apache.hadoop.conf.Configuration;
 
 /** The recompute's settings for Hadoop's local job runner (no effect on a cluster). */
@@ -31,7 +32,7 @@ final class LocalRunnerTuning {
   }
 
   static void tune(Configuration conf, long maxHeap) {
-    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+    if (Jobs.runLocally(conf)) {
       setIfUnset(conf, "mapreduce.client.completion.pollinterval", "50");
       setIfUnset(conf, "mapreduce.local.map.tasks.maximum", "2");
       setIfUnset(conf, "mapreduce.local.reduce.tasks.maximum", "2");

@@ -49,6 +49,15 @@ public final class Jobs {
   private Jobs() {}
 
   /**
+   * Whether jobs of {@code conf} run on Hadoop's local job runner, in this process ({@code
+   * mapreduce.framework.name} unset or {@code local}), rather than on a cluster.
+   */
+  public static boolean runLocally(Configuration conf) {
+    return MRConfig.LOCAL_FRAMEWORK_NAME.equals(
+        conf.get(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME));
+  }
+
+  /**
    * Names job {@code job} of {@code tool} for run {@code runId} and stage {@code stage} ({@code
    * webindex recompute 202612010300: latest}) and adds its YARN application tags ({@code
    * mapreduce.job.tags}): {@code webindex}, {@code webindex-run-<run>} and {@code

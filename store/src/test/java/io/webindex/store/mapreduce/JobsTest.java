@@ -1,6 +1,7 @@
 package io.webindex.store.mapreduce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +21,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JobsTest {
+  /** Where jobs run, as Hadoop reads it: unset is its default, the local job runner. */
+  @Test
+  void runLocallyUnlessAFrameworkIsNamed() {
+    Configuration conf = new Configuration(false);
+    assertTrue(Jobs.runLocally(conf));
+    conf.set("mapreduce.framework.name", "local");
+    assertTrue(Jobs.runLocally(conf));
+    conf.set("mapreduce.framework.name", "yarn");
+    assertFalse(Jobs.runLocally(conf));
+  }
+
   @TempDir Path tmp;
 
   @Test
