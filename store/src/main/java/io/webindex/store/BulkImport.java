@@ -1,6 +1,7 @@
 package io.webindex.store;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedSet;
@@ -20,6 +21,65 @@ import org.apache.hadoop.io.Text;
 public final class BulkImport {
   private BulkImport() {}
 
+  /** How long an operation on a table created a moment ago waits for the client to know it. */
+  static final Duration TABLE_KNOWN_WITHIN = Duration.ofSeconds(10);
+
+  /** An operation on a table by its name. */
+  interface TableOp {
+    void run()
+        throws IOException,
+            AccumuloException,
+            AccumuloSecurityException,
+            TableNotFoundException,
+            TableOfflineException;
+  }
+
+  /**
+   * Runs {@code op} on a table this process has just created, again while the client says the table
+   * does not exist, for up to {@link #TABLE_KNOWN_WITHIN}. The client looks a table's name up in a
+   * cache of the table list that another thread of the process can fill with a list read before the
+   * table was created (seen in full test runs: "Table … does not exist" at the split right after
+   * the creation, and at the bulk import after the split, while the recompute's other table steps
+   * or a sweeper of old tables read and changed the list). Accumulo clears the cache on a miss and
+   * reads the list again, which such a read can still overwrite; a try a moment later reads it
+   * afresh. The operations are by name and do nothing before the lookup.
+   */
+  private static void onFreshTable(TableOp op)
+      throws IOException,
+          AccumuloException,
+          AccumuloSecurityException,
+          TableNotFoundException,
+          TableOfflineException {
+    onFreshTable(op, TABLE_KNOWN_WITHIN);
+  }
+
+  /** {@link #onFreshTable(TableOp)} trying again for up to {@code within}. */
+  static void onFreshTable(TableOp op, Duration within)
+      throws IOException,
+          AccumuloException,
+          AccumuloSecurityException,
+          TableNotFoundException,
+          TableOfflineException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (true) {
+      try {
+        op.run();
+        return;
+      } catch (TableNotFoundException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException i) {
+          Thread.currentThread().interrupt();
+          e.addSuppressed(i);
+          throw e;
+        }
+      }
+    }
+  }
+
   /**
    * Creates {@code table} with the given split points.
    *
@@ -29,12 +89,15 @@ public final class BulkImport {
     try {
       conn.tableOperations().create(table);
       if (!splits.isEmpty()) {
-        conn.tableOperations().addSplits(table, splits);
+        onFreshTable(() -> conn.tableOperations().addSplits(table, splits));
       }
     } catch (TableExistsException e) {
       throw new StoreException(
           "table " + table + " exists already; a run only writes into a fresh table", e);
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+    } catch (IOException
+        | AccumuloException
+        | AccumuloSecurityException
+        | TableNotFoundException e) {
       throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
     }
   }
@@ -64,7 +127,10 @@ public final class BulkImport {
     }
     fs.mkdirs(failDir);
     try {
-      conn.tableOperations().importDirectory(table, dir.toString(), failDir.toString(), false);
+      onFreshTable(
+          () ->
+              conn.tableOperations()
+                  .importDirectory(table, dir.toString(), failDir.toString(), false));
     } catch (AccumuloException
         | AccumuloSecurityException
         | TableNotFoundException
