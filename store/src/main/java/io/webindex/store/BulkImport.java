@@ -24,10 +24,13 @@ public final class BulkImport {
   /** How long an operation on a table created a moment ago waits for the client to know it. */
   static final Duration TABLE_KNOWN_WITHIN = Duration.ofSeconds(10);
 
-  /** An operation on a table by its name. */
-  interface TableOp {
+  /**
+   * An operation on a table by its name, which may also throw {@code X} (inferred as
+   * RuntimeException where it throws nothing else).
+   */
+  public interface TableOp<X extends Exception> {
     void run()
-        throws IOException,
+        throws X,
             AccumuloException,
             AccumuloSecurityException,
             TableNotFoundException,
@@ -35,17 +38,17 @@ public final class BulkImport {
   }
 
   /**
-   * Runs {@code op} on a table this process has just created, again while the client says the table
-   * does not exist, for up to {@link #TABLE_KNOWN_WITHIN}. The client looks a table's name up in a
-   * cache of the table list that another thread of the process can fill with a list read before the
-   * table was created (seen in full test runs: "Table … does not exist" at the split right after
-   * the creation, and at the bulk import after the split, while the recompute's other table steps
-   * or a sweeper of old tables read and changed the list). Accumulo clears the cache on a miss and
-   * reads the list again, which such a read can still overwrite; a try a moment later reads it
-   * afresh. The operations are by name and do nothing before the lookup.
+   * Runs {@code op} on a table this process has just created (or cloned), again while the client
+   * says the table does not exist, for up to {@link #TABLE_KNOWN_WITHIN}. The client looks a
+   * table's name up in a cache of the table list that another thread of the process can fill with a
+   * list read before the table was created (seen in full test runs: "Table … does not exist" at the
+   * split right after the creation, and at the bulk import after the split, while the recompute's
+   * other table steps or a sweeper of old tables read and changed the list). Accumulo clears the
+   * cache on a miss and reads the list again, which such a read can still overwrite; a try a moment
+   * later reads it afresh. The operations are by name and do nothing before the lookup.
    */
-  private static void onFreshTable(TableOp op)
-      throws IOException,
+  public static <X extends Exception> void onFreshTable(TableOp<X> op)
+      throws X,
           AccumuloException,
           AccumuloSecurityException,
           TableNotFoundException,
@@ -54,8 +57,8 @@ public final class BulkImport {
   }
 
   /** {@link #onFreshTable(TableOp)} trying again for up to {@code within}. */
-  static void onFreshTable(TableOp op, Duration within)
-      throws IOException,
+  static <X extends Exception> void onFreshTable(TableOp<X> op, Duration within)
+      throws X,
           AccumuloException,
           AccumuloSecurityException,
           TableNotFoundException,
@@ -94,10 +97,7 @@ public final class BulkImport {
     } catch (TableExistsException e) {
       throw new StoreException(
           "table " + table + " exists already; a run only writes into a fresh table", e);
-    } catch (IOException
-        | AccumuloException
-        | AccumuloSecurityException
-        | TableNotFoundException e) {
+    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
       throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
     }
   }

@@ -27,7 +27,8 @@ final class CompanionTables {
     try {
       conn.tableOperations().create(table, new NewTableConfiguration().setProperties(props));
       if (!splits.isEmpty()) {
-        conn.tableOperations().addSplits(table, splits);
+        // the client may not know the table yet (BulkImport.onFreshTable)
+        BulkImport.onFreshTable(() -> conn.tableOperations().addSplits(table, splits));
       }
       return table;
     } catch (TableExistsException e) {

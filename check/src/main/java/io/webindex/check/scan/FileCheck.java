@@ -4,6 +4,7 @@ import io.webindex.check.engine.CheckAccumulator;
 import io.webindex.check.engine.CheckListener;
 import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.RawCell;
+import io.webindex.store.BulkImport;
 import io.webindex.store.StoreException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -170,7 +171,8 @@ public final class FileCheck {
     try {
       conn.tableOperations().clone(table, clone, true, Map.of(), Set.of());
       long t1 = System.nanoTime();
-      conn.tableOperations().offline(clone, true);
+      // by the name of a table created a moment ago (BulkImport.onFreshTable)
+      BulkImport.onFreshTable(() -> conn.tableOperations().offline(clone, true));
       long t2 = System.nanoTime();
       String id = conn.tableOperations().tableIdMap().get(clone);
       if (id == null) {
