@@ -93,7 +93,8 @@ public final class LatestJob {
     // on every write: a tenth of the job's time for 15M references at 1M pages)
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(RefWritable.class);
-    LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
+    LazyOutputFormat.setOutputFormatClass(job, CompressedSequenceFiles.OutputFormat.class);
+    CompressedSequenceFiles.setCodec(job, cfg.recomputeCompression());
     SequenceFileOutputFormat.setOutputPath(job, out);
     MultipleOutputs.addNamedOutput(
         job, OUT_SAMPLES, SequenceFileOutputFormat.class, Text.class, NullWritable.class);

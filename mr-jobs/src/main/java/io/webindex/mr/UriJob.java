@@ -46,7 +46,6 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
-import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 
 /**
  * Job 2: one reduce group per URI, streamed (a URI with millions of inlinks needs no memory), the
@@ -107,6 +106,7 @@ public final class UriJob {
     c.setLong(RUN_STARTED_MS, history.runStartedMillis());
     RefKeys.UriPartitioner.setSplits(c, uriSplits);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
+    CompressedSequenceFiles.setCodec(job, compression);
     job.setJarByClass(UriJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     for (Path p : refs) {
@@ -128,7 +128,7 @@ public final class UriJob {
     MultipleOutputs.addNamedOutput(
         job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
-        job, OUT_CELLS, SequenceFileOutputFormat.class, CellKey.class, CellValue.class);
+        job, OUT_CELLS, CompressedSequenceFiles.OutputFormat.class, CellKey.class, CellValue.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
