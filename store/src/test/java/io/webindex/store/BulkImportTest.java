@@ -32,15 +32,11 @@ class BulkImportTest {
     AtomicInteger calls = new AtomicInteger();
     long start = System.nanoTime();
     TableNotFoundException e =
-        assertThrows(
-            TableNotFoundException.class,
-            () ->
-                BulkImport.onFreshTable(
-                    () -> {
-                      throw new TableNotFoundException(
-                          null, "t", "miss " + calls.incrementAndGet());
-                    },
-                    Duration.ofMillis(350)));
+        missing(
+            () -> {
+              throw new TableNotFoundException(null, "t", "miss " + calls.incrementAndGet());
+            },
+            Duration.ofMillis(350));
     long waitedMs = (System.nanoTime() - start) / 1_000_000;
     assertTrue(waitedMs >= 350, "waited " + waitedMs + " ms");
     assertTrue(calls.get() >= 4 && calls.get() <= 6, "calls " + calls.get());
@@ -70,17 +66,20 @@ class BulkImportTest {
     Thread.currentThread().interrupt();
     AtomicInteger calls = new AtomicInteger();
     TableNotFoundException e =
-        assertThrows(
-            TableNotFoundException.class,
-            () ->
-                BulkImport.onFreshTable(
-                    () -> {
-                      calls.incrementAndGet();
-                      throw new TableNotFoundException(null, "t", "not yet");
-                    },
-                    Duration.ofSeconds(10)));
+        missing(
+            () -> {
+              calls.incrementAndGet();
+              throw new TableNotFoundException(null, "t", "not yet");
+            },
+            Duration.ofSeconds(10));
     assertTrue(Thread.interrupted(), "the interrupt is kept");
     assertEquals(1, calls.get());
     assertEquals(1, e.getSuppressed().length);
+  }
+
+  /** What {@code op}, retried for up to {@code within}, fails with in the end. */
+  private static TableNotFoundException missing(
+      BulkImport.TableOp<RuntimeException> op, Duration within) {
+    return assertThrows(TableNotFoundException.class, () -> BulkImport.onFreshTable(op, within));
   }
 }
