@@ -3,7 +3,6 @@ package io.webindex.mr;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.SequenceFile.CompressionType;
 import org.apache.hadoop.io.compress.CompressionCodec;
@@ -49,23 +48,17 @@ final class CompressedSequenceFiles {
         TaskAttemptContext context, Class<?> keyClass, Class<?> valueClass) throws IOException {
       Configuration conf = context.getConfiguration();
       Class<? extends CompressionCodec> codecClass = CODECS.get(conf.get(CODEC, "none"));
-      Path file = getDefaultWorkFile(context, "");
-      if (codecClass == null) {
-        return SequenceFile.createWriter(
-            conf,
-            SequenceFile.Writer.file(file),
-            SequenceFile.Writer.keyClass(keyClass),
-            SequenceFile.Writer.valueClass(valueClass),
-            SequenceFile.Writer.compression(CompressionType.NONE),
-            SequenceFile.Writer.progressable(context));
-      }
+      SequenceFile.Writer.Option compression =
+          codecClass == null
+              ? SequenceFile.Writer.compression(CompressionType.NONE)
+              : SequenceFile.Writer.compression(
+                  CompressionType.BLOCK, ReflectionUtils.newInstance(codecClass, conf));
       return SequenceFile.createWriter(
           conf,
-          SequenceFile.Writer.file(file),
+          SequenceFile.Writer.file(getDefaultWorkFile(context, "")),
           SequenceFile.Writer.keyClass(keyClass),
           SequenceFile.Writer.valueClass(valueClass),
-          SequenceFile.Writer.compression(
-              CompressionType.BLOCK, ReflectionUtils.newInstance(codecClass, conf)),
+          compression,
           SequenceFile.Writer.progressable(context));
     }
   }
