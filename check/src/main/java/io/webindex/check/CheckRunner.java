@@ -5,9 +5,8 @@ import io.webindex.check.engine.CheckReport;
 import io.webindex.check.engine.Exclusions;
 import io.webindex.check.mr.CheckJob;
 import io.webindex.check.mr.FindingLines;
+import io.webindex.check.scan.CompanionChecks;
 import io.webindex.check.scan.FileCheck;
-import io.webindex.check.scan.FrontierScan;
-import io.webindex.check.scan.HistoryScan;
 import io.webindex.check.scan.ScannerCheck;
 import io.webindex.check.scan.SnapshotExclusions;
 import io.webindex.core.config.WebindexConfig;
@@ -185,10 +184,14 @@ public final class CheckRunner {
     if (m == Mode.AUTO) {
       m = auto(run.counters().getOrDefault("write.QUERY_CELLS", 0L), Jobs.runLocally(hadoop));
     }
+    boolean companionsCompared = false;
     if (m == Mode.FILES) {
       CheckProgress progress = CheckProgress.stderr(acc);
       try {
-        FileCheck.run(conn, hadoop, run.table(), actualTable, skip, acc, progress);
+        // the history and frontier tables from their files too
+        FileCheck.runWithCompanions(
+            conn, hadoop, run.table(), actualTable, cfg.historySettings(), skip, acc, progress);
+        companionsCompared = true;
         progress.done();
       } catch (FileCheck.Unavailable e) {
         if (mode != Mode.AUTO) {
@@ -209,10 +212,10 @@ public final class CheckRunner {
     } else if (m == Mode.MAPREDUCE) {
       mapreduce(run, actualTable, skip, acc);
     }
-    // the history tables, in this process whatever the mode (one row of each at a time)
-    HistoryScan.run(conn, run.table(), actualTable, cfg.historySettings(), skip, acc);
-    // and the frontier tables, the same way
-    FrontierScan.run(conn, run.table(), actualTable, skip, acc);
+    if (!companionsCompared) {
+      // the history and frontier tables, through scanners in this process whatever the mode
+      CompanionChecks.run(conn, run.table(), actualTable, cfg.historySettings(), skip, acc);
+    }
     inFlightViolations = acc.inFlightViolations();
     return new CheckReport(
         run.table(),

@@ -13,6 +13,7 @@ import io.webindex.check.engine.Kind;
 import io.webindex.check.engine.RangeTotals;
 import io.webindex.check.report.CheckReportJson;
 import io.webindex.core.config.WebindexConfig;
+import io.webindex.core.frontier.FrontierEntry;
 import io.webindex.core.history.Histories;
 import io.webindex.core.history.HistoryEntry;
 import io.webindex.core.history.HistorySettings;
@@ -26,12 +27,14 @@ import io.webindex.core.read.ReadStats;
 import io.webindex.core.read.Reject;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
+import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.schema.TimedCell;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.BulkImport;
 import io.webindex.store.Cells;
+import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
 import io.webindex.store.JobSecrets;
 import io.webindex.store.RawPageStore;
@@ -1086,6 +1089,7 @@ class CheckIT extends AccumuloITBase {
     writeHistory(live.table(), 2, List.of(earlier));
 
     CheckReport equal = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
+    assertEquals(findings(equal), findings(check(truth, live.table(), 2, CheckRunner.Mode.FILES)));
     RangeTotals history =
         equal.ranges().stream().filter(t -> t.range().equals("history")).findFirst().orElseThrow();
     assertTrue(equal.consistent(), "equal history tables: " + findings(equal));
@@ -1101,6 +1105,8 @@ class CheckIT extends AccumuloITBase {
     awaitIncRate(live.table(), 0.5);
     CheckReport otherRule = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
     assertFalse(otherRule.consistent());
+    assertEquals(
+        findings(otherRule), findings(check(truth, live.table(), 2, CheckRunner.Mode.FILES)));
     assertEquals(
         List.of("(settings) settings:webindex.schedule.inc.rate 0.4 0.5"),
         otherRule.samples().stream()
@@ -1153,6 +1159,9 @@ class CheckIT extends AccumuloITBase {
 
     CheckReport r = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
     assertFalse(r.consistent());
+    // the files mode reads the history tables from their clones' files: the same findings
+    assertEquals(findings(r), findings(check(truth, live.table(), 2, CheckRunner.Mode.FILES)));
+    assertEquals(List.of(), checkClones(), "the clones are deleted");
     assertEquals(2, diff(r, "history", Kind.EXTRA), "the crawl version and the urc point");
     assertEquals(1, diff(r, "history", Kind.DIFFERENT), "the schedule");
     assertEquals(0, diff(r, "history", Kind.MISSING));
@@ -1186,5 +1195,81 @@ class CheckIT extends AccumuloITBase {
     assertTrue(
         rule.detail().startsWith("next should be " + HistorySchema.iso(s.nextFetchMillis())),
         rule.detail());
+  }
+
+  /**
+   * The frontier tables: equal ones are CONSISTENT; a due time changed (one cell moves: missing and
+   * extra), a URL rewritten (different) and a URI twice in its queue (extra, and the duplicate an
+   * invariant violation of the live table) are reported by the scanner mode and, reading the
+   * clones' files, by the files mode alike.
+   */
+  @Test
+  void theFrontierTablesAreComparedInBothModes() throws Exception {
+    RunRecord truth = referenceRun("f2", 2);
+    RunRecord live = referenceRun("f1", 2);
+    List<FrontierEntry> entries = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      String host = "h" + (i % 7) + ".com";
+      entries.add(
+          new FrontierEntry("com.h" + (i % 7) + "/p" + i, host, 1_000_000L * (i % 11), i % 5));
+    }
+    writeFrontier(truth.table(), entries);
+    writeFrontier(live.table(), entries);
+
+    CheckReport equal = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
+    assertTrue(equal.consistent(), "equal frontier tables: " + findings(equal));
+    assertEquals(
+        300,
+        equal.ranges().stream()
+            .filter(t -> t.range().equals("frontier"))
+            .findFirst()
+            .orElseThrow()
+            .compared(),
+        "frontier cells compared");
+    assertEquals(findings(equal), findings(check(truth, live.table(), 2, CheckRunner.Mode.FILES)));
+
+    String table = FrontierSchema.frontierTable(live.table());
+    FrontierEntry moved = entries.get(10);
+    FrontierEntry renamed = entries.get(20);
+    Cell renamedCell = FrontierSchema.cell(renamed);
+    Mutation move = new Mutation(FrontierSchema.queueRow(moved.queue()));
+    move.putDelete(FrontierSchema.FAM_DUE, FrontierSchema.column(moved).qualifier());
+    Cell later =
+        FrontierSchema.cell(
+            new FrontierEntry(
+                moved.uriKey(), moved.queue(), moved.dueMillis() + 60_000L, moved.urc()));
+    move.put(later.family(), later.qualifier(), later.value());
+    Mutation rename = new Mutation(renamedCell.row());
+    rename.put(renamedCell.family(), renamedCell.qualifier(), "http://elsewhere.example/");
+    mutate(table, move, rename);
+
+    CheckReport r = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
+    assertFalse(r.consistent());
+    assertEquals(1, diff(r, "frontier", Kind.MISSING), "the entry's old due time");
+    assertEquals(1, diff(r, "frontier", Kind.EXTRA), "its new due time");
+    assertEquals(1, diff(r, "frontier", Kind.DIFFERENT), "the rewritten URL");
+    assertEquals(0, violations(r, "actual", Kind.FRONTIER_DUPLICATE));
+    assertEquals(findings(r), findings(check(truth, live.table(), 2, CheckRunner.Mode.FILES)));
+
+    // the old due time back as well: the URI twice in its queue
+    Cell old = FrontierSchema.cell(moved);
+    Mutation twice = new Mutation(old.row());
+    twice.put(old.family(), old.qualifier(), old.value());
+    mutate(table, twice);
+    CheckReport dup = check(truth, live.table(), 2, CheckRunner.Mode.SCANNER);
+    assertEquals(0, diff(dup, "frontier", Kind.MISSING));
+    assertEquals(1, diff(dup, "frontier", Kind.EXTRA));
+    assertEquals(1, violations(dup, "actual", Kind.FRONTIER_DUPLICATE));
+    assertEquals(findings(dup), findings(check(truth, live.table(), 2, CheckRunner.Mode.FILES)));
+    assertEquals(List.of(), checkClones(), "the clones are deleted");
+  }
+
+  /** Creates the frontier table of {@code queryTable} holding {@code entries}. */
+  private void writeFrontier(String queryTable, List<FrontierEntry> entries) throws Exception {
+    FrontierTables.createFresh(connector(), queryTable);
+    Cells.write(
+        connector(),
+        FrontierSchema.frontierTable(queryTable),
+        entries.stream().map(FrontierSchema::cell).toList());
   }
 }

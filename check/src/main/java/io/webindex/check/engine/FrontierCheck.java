@@ -43,17 +43,18 @@ public final class FrontierCheck {
       this.table = table;
     }
 
-    /** The URI key of {@code c}, or null when it does not decode (reported). */
-    String check(Cell c) {
+    /**
+     * The URI key of {@code c}, which decoded as {@code d}, or null when it does not decode
+     * (reported).
+     */
+    String check(Cell c, Decoded d) {
       if (!c.row().equals(row)) {
         row = c.row();
         uris.clear();
       }
-      FrontierEntry e;
-      try {
-        e = FrontierSchema.decode(c);
-      } catch (IllegalArgumentException ex) {
-        acc.violation(table, finding(Kind.MALFORMED, table, c, ex.getMessage()));
+      FrontierEntry e = d.entry();
+      if (e == null) {
+        acc.violation(table, finding(Kind.MALFORMED, table, c, d.malformed()));
         return null;
       }
       if (!uris.add(e.uriKey())) {
@@ -63,6 +64,17 @@ public final class FrontierCheck {
                 Kind.FRONTIER_DUPLICATE, table, c, "another cell of this row holds " + e.uriKey()));
       }
       return e.uriKey();
+    }
+  }
+
+  /** What decoding a cell gave: its entry, or why it is malformed. */
+  private record Decoded(FrontierEntry entry, String malformed) {
+    static Decoded of(Cell c) {
+      try {
+        return new Decoded(FrontierSchema.decode(c), null);
+      } catch (IllegalArgumentException ex) {
+        return new Decoded(null, ex.getMessage());
+      }
     }
   }
 
@@ -78,11 +90,16 @@ public final class FrontierCheck {
     while (e != null || a != null) {
       int c = e == null ? 1 : a == null ? -1 : Cell.ORDER.compare(e, a);
       String uri = null;
+      Decoded ed = null;
       if (c <= 0) {
-        uri = expectedSide.check(e);
+        ed = Decoded.of(e);
+        uri = expectedSide.check(e, ed);
       }
       if (c >= 0) {
-        String u = actualSide.check(a);
+        // decoding is a function of the cell: the same cell in both tables (most cells) decodes
+        // the same way, and its URL is parsed once
+        Decoded ad = c == 0 && e.value().equals(a.value()) ? ed : Decoded.of(a);
+        String u = actualSide.check(a, ad);
         uri = uri == null ? u : uri;
       }
       boolean skipped = uri != null && skip.uris().contains(uri);

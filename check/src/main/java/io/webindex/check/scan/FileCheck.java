@@ -4,6 +4,9 @@ import io.webindex.check.engine.CheckAccumulator;
 import io.webindex.check.engine.CheckListener;
 import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.RawCell;
+import io.webindex.core.history.HistorySettings;
+import io.webindex.core.schema.FrontierSchema;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.store.BulkImport;
 import io.webindex.store.StoreException;
 import java.io.FileNotFoundException;
@@ -13,10 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -57,7 +63,9 @@ import org.slf4j.LoggerFactory;
  * can hold keys outside a tablet's range), in tablet order, with Accumulo's public RFile scanner:
  * the system iterators (deletes, visibility with no authorizations) and the table's scan iterators
  * (versioning) apply as the tablet server applies them. The clones are deleted at the end, also
- * when the check fails.
+ * when the check fails. {@link #runWithCompanions} clones the two query tables' history and
+ * frontier tables as well (all of them at once) and compares those from their files too, once the
+ * query tables are compared ({@link CompanionChecks}).
  *
  * <p>What cannot be done this way throws {@link Unavailable} before any cell is compared: no
  * permission to clone or flush a table or to read its files, or a file whose cells get their
@@ -105,42 +113,125 @@ public final class FileCheck {
       Exclusions skip,
       CheckAccumulator acc,
       CheckListener listener) {
-    List<String> clones = List.of(cloneName(expected), cloneName(actual));
-    try {
-      // both clones at once: most of their time is the master's and the tablet server's
-      CompletableFuture<TableFiles> e =
-          CompletableFuture.supplyAsync(
-              () -> snapshot(conn, hadoop, expected, clones.get(0)), FileCheck::daemon);
-      TableFiles act = null;
-      RuntimeException failure = null;
-      try {
-        act = snapshot(conn, hadoop, actual, clones.get(1));
-      } catch (RuntimeException x) {
-        failure = x;
+    run(conn, hadoop, expected, actual, null, skip, acc, listener);
+  }
+
+  /**
+   * As {@link #run(Connector, Configuration, String, String, Exclusions, CheckAccumulator,
+   * CheckListener)}, and then the two query tables' history and frontier tables from their files
+   * too ({@link CompanionChecks}; {@code configured} is the history rule of a history table that
+   * records none). All the tables are cloned at once, before anything is compared.
+   */
+  public static void runWithCompanions(
+      Connector conn,
+      Configuration hadoop,
+      String expected,
+      String actual,
+      HistorySettings configured,
+      Exclusions skip,
+      CheckAccumulator acc,
+      CheckListener listener) {
+    run(conn, hadoop, expected, actual, Objects.requireNonNull(configured), skip, acc, listener);
+  }
+
+  private static void run(
+      Connector conn,
+      Configuration hadoop,
+      String expected,
+      String actual,
+      HistorySettings companions,
+      Exclusions skip,
+      CheckAccumulator acc,
+      CheckListener listener) {
+    List<String> tables = new ArrayList<>(List.of(expected, actual));
+    if (companions != null) {
+      for (String q : List.of(expected, actual)) {
+        for (String c : List.of(HistorySchema.historyTable(q), FrontierSchema.frontierTable(q))) {
+          if (conn.tableOperations().exists(c)) {
+            tables.add(c);
+          }
+        }
       }
-      TableFiles exp = null;
+    }
+    Map<String, String> clones = new LinkedHashMap<>();
+    tables.forEach(t -> clones.put(t, cloneName(t)));
+    try {
+      Map<String, TableFiles> files = snapshots(conn, hadoop, clones);
+      long t = System.nanoTime();
+      ScannerCheck.run(files.get(expected)::open, files.get(actual)::open, skip, acc, listener);
+      log.info("check: both tables' files compared in {} ms", (System.nanoTime() - t) / 1_000_000);
+      if (companions != null) {
+        t = System.nanoTime();
+        CompanionChecks.run(conn, reader(files), expected, actual, companions, skip, acc);
+        log.info(
+            "check: the history and frontier tables' files compared in {} ms",
+            (System.nanoTime() - t) / 1_000_000);
+      }
+    } finally {
+      dropAll(conn, clones.values());
+    }
+  }
+
+  /** Deletes the clones that exist, all at once (each deletion waits on the master). */
+  private static void dropAll(Connector conn, Collection<String> clones) {
+    List<CompletableFuture<Void>> drops = new ArrayList<>();
+    for (String c : clones) {
+      drops.add(CompletableFuture.runAsync(() -> drop(conn, c), FileCheck::daemon));
+    }
+    for (CompletableFuture<Void> d : drops) {
+      d.join(); // drop logs its failures and throws none
+    }
+  }
+
+  /** Reads the tables of {@code files} (only those) from their files. */
+  private static TableScans.Reader reader(Map<String, TableFiles> files) {
+    return new TableScans.Reader() {
+      @Override
+      public boolean exists(String table) {
+        return files.containsKey(table);
+      }
+
+      @Override
+      public TableScans.Entries open(String table) {
+        return files.get(table).entries();
+      }
+    };
+  }
+
+  /**
+   * The files of every table of {@code clones} (table to clone name), the tables cloned at the same
+   * time (most of a clone's time is the master's and the tablet server's); every clone has been
+   * made or has failed before this returns or throws (the first failure), so that the caller can
+   * delete them.
+   */
+  private static Map<String, TableFiles> snapshots(
+      Connector conn, Configuration hadoop, Map<String, String> clones) {
+    Map<String, CompletableFuture<TableFiles>> running = new LinkedHashMap<>();
+    clones.forEach(
+        (table, clone) ->
+            running.put(
+                table,
+                CompletableFuture.supplyAsync(
+                    () -> snapshot(conn, hadoop, table, clone), FileCheck::daemon)));
+    Map<String, TableFiles> files = new LinkedHashMap<>();
+    RuntimeException failure = null;
+    for (Map.Entry<String, CompletableFuture<TableFiles>> r : running.entrySet()) {
       try {
-        exp = e.join(); // also after a failure: the clone must exist or not before it is deleted
+        files.put(r.getKey(), r.getValue().join());
       } catch (CompletionException x) {
         RuntimeException c =
-            x.getCause() instanceof RuntimeException r
-                ? r
+            x.getCause() instanceof RuntimeException re
+                ? re
                 : new IllegalStateException(x.getCause());
         if (failure == null) {
           failure = c;
         }
       }
-      if (failure != null) {
-        throw failure;
-      }
-      long t = System.nanoTime();
-      ScannerCheck.run(exp::open, act::open, skip, acc, listener);
-      log.info("check: both tables' files compared in {} ms", (System.nanoTime() - t) / 1_000_000);
-    } finally {
-      for (String c : clones) {
-        drop(conn, c);
-      }
     }
+    if (failure != null) {
+      throw failure;
+    }
+    return files;
   }
 
   /** A fresh name for a clone of {@code table} (in its namespace): letters, digits, '_'. */
@@ -215,13 +306,19 @@ public final class FileCheck {
     }
   }
 
-  /** Deletes a clone, if it exists; a failure is logged (with the command to delete it). */
+  /**
+   * Deletes a clone, if it exists; a failure (also an unexpected one) is logged with the command to
+   * delete it.
+   */
   private static void drop(Connector conn, String clone) {
     try {
       if (conn.tableOperations().exists(clone)) {
         conn.tableOperations().delete(clone);
       }
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+    } catch (AccumuloException
+        | AccumuloSecurityException
+        | TableNotFoundException
+        | RuntimeException e) {
       log.warn(
           "could not delete the check's clone {} ({}): delete it with the Accumulo shell's"
               + " 'deletetable -f {}'",
@@ -567,7 +664,31 @@ public final class FileCheck {
 
     /** The table's cells in key order: its tablets one after the other. */
     ScannerCheck.Cells open() {
+      TableScans.Entries entries = entries();
       return new ScannerCheck.Cells() {
+        @Override
+        public boolean hasNext() {
+          return entries.hasNext();
+        }
+
+        @Override
+        public RawCell next() {
+          return ScannerCheck.raw(entries.next());
+        }
+
+        @Override
+        public void close() {
+          entries.close();
+        }
+      };
+    }
+
+    /**
+     * The table's entries in key order, as a scan of the table returns them: its tablets one after
+     * the other.
+     */
+    TableScans.Entries entries() {
+      return new TableScans.Entries() {
         private int next; // the next tablet to open
         private Scanner scanner;
         private Iterator<Map.Entry<Key, Value>> it = java.util.Collections.emptyIterator();
@@ -598,13 +719,13 @@ public final class FileCheck {
         }
 
         @Override
-        public RawCell next() {
+        public Map.Entry<Key, Value> next() {
           if (!hasNext()) {
             throw new NoSuchElementException();
           }
-          RawCell c = ScannerCheck.raw(pending);
+          Map.Entry<Key, Value> e = pending;
           pending = null;
-          return c;
+          return e;
         }
 
         @Override

@@ -5,15 +5,15 @@ import io.webindex.check.engine.Exclusions;
 import io.webindex.check.engine.FrontierCheck;
 import io.webindex.core.schema.FrontierSchema;
 import io.webindex.store.Cells;
-import org.apache.accumulo.core.client.Connector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compares the frontier tables of two query tables ({@link FrontierCheck}) through one scanner
- * each, in this process, whatever mode compared the query tables.
+ * Compares the frontier tables of two query tables ({@link FrontierCheck}) in this process,
+ * whatever mode compared the query tables, through a scanner each or from their files ({@link
+ * TableScans.Reader}).
  */
-public final class FrontierScan {
+final class FrontierScan {
   private static final Logger log = LoggerFactory.getLogger(FrontierScan.class);
 
   private FrontierScan() {}
@@ -25,18 +25,22 @@ public final class FrontierScan {
    *
    * @return whether the frontier tables were compared
    */
-  public static boolean run(
-      Connector conn, String expected, String actual, Exclusions skip, CheckAccumulator acc) {
+  static boolean run(
+      TableScans.Reader reader,
+      String expected,
+      String actual,
+      Exclusions skip,
+      CheckAccumulator acc) {
     String e = FrontierSchema.frontierTable(expected);
     String a = FrontierSchema.frontierTable(actual);
-    if (!conn.tableOperations().exists(e)) {
+    if (!reader.exists(e)) {
       log.warn(
           "check: the run's table {} has no frontier table {}: frontiers not compared",
           expected,
           e);
       return false;
     }
-    TableScans.both(conn, e, a, Cells::fromEntry, new FrontierCheck(skip, acc)::run);
+    TableScans.both(reader, e, a, Cells::fromEntry, new FrontierCheck(skip, acc)::run);
     return true;
   }
 }

@@ -12,11 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compares the history tables of two query tables ({@link HistoryCheck}) through one scanner each,
- * in this process, whatever mode compared the query tables: a scan returns the versions each
- * table's versioning iterator keeps, and the check holds one row of each at a time.
+ * Compares the history tables of two query tables ({@link HistoryCheck}) in this process, whatever
+ * mode compared the query tables, through a scanner each or from their files ({@link
+ * TableScans.Reader}): either returns the versions each table's versioning iterator keeps, and the
+ * check holds one row of each at a time.
  */
-public final class HistoryScan {
+final class HistoryScan {
   private static final Logger log = LoggerFactory.getLogger(HistoryScan.class);
 
   private HistoryScan() {}
@@ -29,8 +30,9 @@ public final class HistoryScan {
    *
    * @return whether the history tables were compared
    */
-  public static boolean run(
+  static boolean run(
       Connector conn,
+      TableScans.Reader reader,
       String expected,
       String actual,
       HistorySettings configured,
@@ -38,19 +40,19 @@ public final class HistoryScan {
       CheckAccumulator acc) {
     String e = HistorySchema.historyTable(expected);
     String a = HistorySchema.historyTable(actual);
-    if (!conn.tableOperations().exists(e)) {
+    if (!reader.exists(e)) {
       log.warn(
           "check: the run's table {} has no history table {}: histories not compared", expected, e);
       return false;
     }
-    boolean actualExists = conn.tableOperations().exists(a);
+    boolean actualExists = reader.exists(a);
     HistoryCheck check =
         new HistoryCheck(
             rule(conn, expected, configured),
             actualExists ? rule(conn, actual, configured) : configured,
             skip,
             acc);
-    TableScans.both(conn, e, a, Cells::timedFromEntry, check::run);
+    TableScans.both(reader, e, a, Cells::timedFromEntry, check::run);
     return true;
   }
 

@@ -1,7 +1,6 @@
 package io.webindex.check.scan;
 
 import io.webindex.store.StoreException;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -14,47 +13,98 @@ import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 
 /**
- * How the history and frontier comparisons read their two tables: one scanner per table, in this
- * process, every entry turned into a cell as it is read.
+ * How the history and frontier comparisons read their two tables: through a {@link Reader} (one
+ * scanner per table, or the table's files read in this process: {@link FileCheck}), every entry
+ * turned into a cell as it is read.
  */
 final class TableScans {
   private TableScans() {}
 
+  /** A table's entries in key order; {@link #close()} releases what reads them. */
+  interface Entries extends Iterator<Map.Entry<Key, Value>>, AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /** Where a comparison reads whole tables. */
+  interface Reader {
+    /** Whether {@code table} can be read (it existed when the reader was made, for files). */
+    boolean exists(String table);
+
+    /** The entries of {@code table}, which {@link #exists} says exists. */
+    Entries open(String table);
+  }
+
+  /** A reader through the tablet servers: one scanner per table, in batches of 10,000 entries. */
+  static Reader scanners(Connector conn) {
+    return new Reader() {
+      @Override
+      public boolean exists(String table) {
+        return conn.tableOperations().exists(table);
+      }
+
+      @Override
+      public Entries open(String table) {
+        Scanner s;
+        try {
+          s = conn.createScanner(table, Authorizations.EMPTY);
+        } catch (TableNotFoundException e) {
+          throw new StoreException("no table " + table, e);
+        }
+        s.setBatchSize(10_000);
+        Iterator<Map.Entry<Key, Value>> it = s.iterator();
+        return new Entries() {
+          @Override
+          public boolean hasNext() {
+            return it.hasNext();
+          }
+
+          @Override
+          public Map.Entry<Key, Value> next() {
+            return it.next();
+          }
+
+          @Override
+          public void close() {
+            s.close();
+          }
+        };
+      }
+    };
+  }
+
   /**
-   * Reads {@code expected} and {@code actual} (a missing actual table reads as empty), each entry
-   * turned into a {@code T} by {@code cell}, and hands both streams to {@code compare}; the
-   * scanners are closed on every path.
+   * Reads {@code expected} and {@code actual} through {@code reader} (a missing actual table reads
+   * as empty), each entry turned into a {@code T} by {@code cell}, and hands both streams to {@code
+   * compare}; what reads them is closed on every path.
    */
   static <T> void both(
-      Connector conn,
+      Reader reader,
       String expected,
       String actual,
       BiFunction<Key, Value, T> cell,
       BiConsumer<Iterator<T>, Iterator<T>> compare) {
-    Scanner es = scanner(conn, expected);
-    Scanner as = conn.tableOperations().exists(actual) ? scanner(conn, actual) : null;
-    try {
-      compare.accept(
-          map(es.iterator(), cell),
-          as == null ? Collections.emptyIterator() : map(as.iterator(), cell));
-    } finally {
-      es.close();
-      if (as != null) {
-        as.close();
-      }
+    try (Entries es = reader.open(expected);
+        Entries as = reader.exists(actual) ? reader.open(actual) : null) {
+      compare.accept(map(es, cell), as == null ? map(EMPTY, cell) : map(as, cell));
     }
   }
 
-  /** A scanner over the whole of {@code table}, in batches of 10,000 entries. */
-  private static Scanner scanner(Connector conn, String table) {
-    try {
-      Scanner s = conn.createScanner(table, Authorizations.EMPTY);
-      s.setBatchSize(10_000);
-      return s;
-    } catch (TableNotFoundException e) {
-      throw new StoreException("no table " + table, e);
-    }
-  }
+  private static final Entries EMPTY =
+      new Entries() {
+        @Override
+        public boolean hasNext() {
+          return false;
+        }
+
+        @Override
+        public Map.Entry<Key, Value> next() {
+          throw new java.util.NoSuchElementException();
+        }
+
+        @Override
+        public void close() {}
+      };
 
   private static <T> Iterator<T> map(
       Iterator<Map.Entry<Key, Value>> entries, BiFunction<Key, Value, T> f) {

@@ -192,13 +192,71 @@ public final class HistorySchema {
     return ISO_MS.format(Instant.ofEpochMilli(millis));
   }
 
-  /** The milliseconds of an instant written by {@link #iso}. */
+  /**
+   * The milliseconds of an instant written by {@link #iso}; any other ISO-8601 instant {@link
+   * Instant#parse} reads is read as it reads it.
+   */
   public static long parseIso(String s) {
+    long ms = parseIsoMillis(s);
+    if (ms != Long.MIN_VALUE) {
+      return ms;
+    }
     try {
       return Instant.parse(s).toEpochMilli();
     } catch (DateTimeException | ArithmeticException e) {
       throw new IllegalArgumentException("not an ISO-8601 instant: " + s, e);
     }
+  }
+
+  /**
+   * {@link #iso}'s own form, {@code yyyy-MM-ddTHH:mm:ss.SSSZ} with a valid date and a time of day
+   * within 00:00:00–23:59:59, read without {@link Instant#parse}'s general parser (which the check
+   * spent a fifth of its history comparison in); {@code Long.MIN_VALUE} for anything else, which
+   * {@link #parseIso} leaves to {@link Instant#parse} (24:00, a leap second, other precisions).
+   */
+  private static long parseIsoMillis(String s) {
+    if (s.length() != 24
+        || s.charAt(4) != '-'
+        || s.charAt(7) != '-'
+        || s.charAt(10) != 'T'
+        || s.charAt(13) != ':'
+        || s.charAt(16) != ':'
+        || s.charAt(19) != '.'
+        || s.charAt(23) != 'Z') {
+      return Long.MIN_VALUE;
+    }
+    int year = digits(s, 0, 4);
+    int month = digits(s, 5, 2);
+    int day = digits(s, 8, 2);
+    int hour = digits(s, 11, 2);
+    int minute = digits(s, 14, 2);
+    int second = digits(s, 17, 2);
+    int milli = digits(s, 20, 3);
+    if ((year | month | day | hour | minute | second | milli) < 0
+        || month < 1
+        || month > 12
+        || day < 1
+        || day > java.time.YearMonth.of(year, month).lengthOfMonth()
+        || hour > 23
+        || minute > 59
+        || second > 59) {
+      return Long.MIN_VALUE;
+    }
+    long days = java.time.LocalDate.of(year, month, day).toEpochDay();
+    return ((days * 24 + hour) * 60 + minute) * 60_000L + second * 1000L + milli;
+  }
+
+  /** The number the {@code n} ASCII digits at {@code from} write, or -1. */
+  private static int digits(String s, int from, int n) {
+    int v = 0;
+    for (int i = from; i < from + n; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
   }
 
   private static String signatureField(String signature) {

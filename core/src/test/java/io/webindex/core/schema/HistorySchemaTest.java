@@ -165,4 +165,60 @@ class HistorySchemaTest {
         title,
         List.of());
   }
+
+  /**
+   * {@code parseIso} reads what {@code iso} writes, and every other string exactly as the JDK's
+   * {@link Instant#parse} reads it (the same milliseconds, or a refusal): its own fast reading of
+   * the codec's form must not change what is accepted.
+   */
+  @Test
+  void parseIsoAgreesWithTheJdk() {
+    java.util.Random r = new java.util.Random(20261126L);
+    long min = Instant.parse("0000-01-01T00:00:00Z").toEpochMilli();
+    long max = Instant.parse("9999-12-31T23:59:59.999Z").toEpochMilli();
+    for (int i = 0; i < 200_000; i++) {
+      long ms = i < 100_000 ? min + (long) (r.nextDouble() * (max - min)) : r.nextLong() >> 24;
+      String iso = HistorySchema.iso(ms);
+      assertEquals(ms, HistorySchema.parseIso(iso), iso);
+      assertEquals(Instant.parse(iso).toEpochMilli(), HistorySchema.parseIso(iso), iso);
+    }
+    for (String s :
+        List.of(
+            "2015-04-18T03:35:13.000Z",
+            "1969-12-31T23:59:59.999Z",
+            "0000-01-01T00:00:00.000Z",
+            "2016-02-29T12:00:00.000Z",
+            "2015-02-29T12:00:00.000Z",
+            "2015-04-31T00:00:00.000Z",
+            "2015-00-10T00:00:00.000Z",
+            "2015-13-10T00:00:00.000Z",
+            "2015-04-00T00:00:00.000Z",
+            "2015-04-18T24:00:00.000Z",
+            "2015-12-31T23:59:60.000Z",
+            "2015-04-18T23:60:00.000Z",
+            "2015-04-18T03:35:13Z",
+            "2015-04-18T03:35:13.1Z",
+            "2015-04-18T03:35:13.123456Z",
+            "2015-04-18t03:35:13.000Z",
+            "2015-04-18T03:35:13.000z",
+            "2015-04-18T03:35:13.000+01:00",
+            "+12015-04-18T03:35:13.000Z",
+            "-0001-04-18T03:35:13.000Z",
+            "2015-04-18T03:35:1a.000Z",
+            "2015-04-18T03:35:13.-00Z",
+            "２015-04-18T03:35:13.000Z",
+            "")) {
+      Long jdk;
+      try {
+        jdk = Instant.parse(s).toEpochMilli();
+      } catch (java.time.DateTimeException e) {
+        jdk = null;
+      }
+      if (jdk == null) {
+        assertThrows(IllegalArgumentException.class, () -> HistorySchema.parseIso(s), s);
+      } else {
+        assertEquals(jdk.longValue(), HistorySchema.parseIso(s), s);
+      }
+    }
+  }
 }
