@@ -77,10 +77,10 @@ final class BenchTable {
     }
     row(
         "check",
-        "%s s, %,d cells compared, %s cells/s (%s), %s",
+        "%s s, %,d cells compared, %,.0f cells/s (%s), %s",
         chk.get("seconds"),
         chk.get("cellsCompared"),
-        chk.get("cellsPerSecond"),
+        ((Number) chk.get("cellsPerSecond")).doubleValue(),
         chk.get("mode"),
         chk.get("verdict"));
   }

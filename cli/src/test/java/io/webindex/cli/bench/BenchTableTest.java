@@ -18,7 +18,7 @@ class BenchTableTest {
         "input      1,500 pages, 21,765 links, 3 MB (seed 5)\n"
             + "recompute  12.3 s, 122 pages/s, 48,211 cells\n"
             + "  floor    0.4 s (parse 0.3 s, write 0.1 s): recompute is 30.8 x the floor\n"
-            + "check      3.2 s, 48,211 cells compared, 15066.0 cells/s (files), CONSISTENT\n"
+            + "check      3.2 s, 48,211 cells compared, 15,066 cells/s (files), CONSISTENT\n"
             + "load       300 page versions in 4.5 s: 67 pages/s end to end (loader alone 71 pages/s), check CONSISTENT\n"
             + "latency    one page loaded -> its cells served, 4 samples (4 visible): p50 120.5 ms, p90 180.0 ms, p99 201.3 ms, max 201.3 ms, mean 140.2 ms (loader committed: p50 60.1 ms, then served: p50 55.0 ms), check INCONSISTENT\n"
             + "memory     this JVM: peak heap 700 MB of 2,048 MB (after a GC at most 210 MB), peak RSS 1,200 MB\n"
