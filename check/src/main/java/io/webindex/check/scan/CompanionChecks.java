@@ -64,10 +64,7 @@ public final class CompanionChecks {
     try {
       h.join(); // also after a failure: the caller may delete what the history is reading
     } catch (CompletionException x) {
-      RuntimeException c =
-          x.getCause() instanceof RuntimeException re
-              ? re
-              : new IllegalStateException(x.getCause());
+      RuntimeException c = FileCheck.cause(x);
       if (failure == null) {
         failure = c;
       } else {

@@ -219,12 +219,8 @@ public final class FileCheck {
       try {
         files.put(r.getKey(), r.getValue().join());
       } catch (CompletionException x) {
-        RuntimeException c =
-            x.getCause() instanceof RuntimeException re
-                ? re
-                : new IllegalStateException(x.getCause());
         if (failure == null) {
-          failure = c;
+          failure = cause(x);
         }
       }
     }
@@ -232,6 +228,13 @@ public final class FileCheck {
       throw failure;
     }
     return files;
+  }
+
+  /** What a task of this package's threads threw, as the thread would have thrown it. */
+  static RuntimeException cause(CompletionException x) {
+    return x.getCause() instanceof RuntimeException re
+        ? re
+        : new IllegalStateException(x.getCause());
   }
 
   /** A fresh name for a clone of {@code table} (in its namespace): letters, digits, '_'. */
