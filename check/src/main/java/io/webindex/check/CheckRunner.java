@@ -184,14 +184,12 @@ public final class CheckRunner {
     if (m == Mode.AUTO) {
       m = auto(run.counters().getOrDefault("write.QUERY_CELLS", 0L), Jobs.runLocally(hadoop));
     }
-    boolean companionsCompared = false;
     if (m == Mode.FILES) {
       CheckProgress progress = CheckProgress.stderr(acc);
       try {
         // the history and frontier tables from their files too
         FileCheck.runWithCompanions(
             conn, hadoop, run.table(), actualTable, cfg.historySettings(), skip, acc, progress);
-        companionsCompared = true;
         progress.done();
       } catch (FileCheck.Unavailable e) {
         if (mode != Mode.AUTO) {
@@ -212,8 +210,8 @@ public final class CheckRunner {
     } else if (m == Mode.MAPREDUCE) {
       mapreduce(run, actualTable, skip, acc);
     }
-    if (!companionsCompared) {
-      // the history and frontier tables, through scanners in this process whatever the mode
+    if (m != Mode.FILES) {
+      // the files mode compared them from their files; here, through scanners in this process
       CompanionChecks.run(conn, run.table(), actualTable, cfg.historySettings(), skip, acc);
     }
     inFlightViolations = acc.inFlightViolations();
