@@ -54,11 +54,12 @@ final class CheckCommand implements Command {
           --applied A    the highest batch the Fluo application applied (default: the run's
                          snapshot, i.e. the loader was paused there; with --served: learned)
           --mode M       auto (default), files (one process reading clones of both tables'
-                         files; needs CREATE_TABLE and WRITE on both tables), scanner (one
-                         process reading through the tablet servers) or mapreduce (one map task
-                         per row range; for tables that do not fit one process); auto is files,
-                         or scanner where files cannot be read, or mapreduce beyond 50M cells
-                         when jobs run on a cluster (not on the local job runner)
+                         files, and of their history and frontier tables; needs CREATE_TABLE
+                         and WRITE on all of them), scanner (one process reading through the
+                         tablet servers) or mapreduce (one map task per row range; for tables
+                         that do not fit one process); auto is files, or scanner where files
+                         cannot be read, or mapreduce beyond 50M cells when jobs run on a
+                         cluster (not on the local job runner)
           --out DIR      where the reports go (default: the working directory)
           --fluo         also compare the Fluo table (of the application maintaining the served
                          table) with the run's Fluo seed; needs the application to have applied
