@@ -51,8 +51,9 @@ public final class CheckRunner {
   /** How to run the comparison. */
   public enum Mode {
     /**
-     * FILES for tables up to {@link #SCANNER_LIMIT} cells, and at any size when MapReduce would run
-     * on the local job runner (SCANNER where it cannot read the files); else MAPREDUCE.
+     * SCANNER below {@link #FILES_FROM} cells; FILES up to {@link #SCANNER_LIMIT} cells, and at any
+     * larger size when MapReduce would run on the local job runner (SCANNER where it cannot read
+     * the files); else MAPREDUCE.
      */
     AUTO,
     /** In this process, both tables read through their tablet servers. */
@@ -75,10 +76,25 @@ public final class CheckRunner {
   public static final long SCANNER_LIMIT = 50_000_000;
 
   /**
+   * Runs of fewer query cells than this are compared through the tablet servers by AUTO (SCANNER):
+   * the files mode's clones (up to six tables flushed, cloned, taken offline and deleted) cost the
+   * master and the tablet servers a second or two whatever the tables' size, and below about this
+   * size the scanners read the cells in no more time than that (docs/performance.md).
+   */
+  public static final long FILES_FROM = 1_000_000;
+
+  /**
    * What AUTO runs for a run of {@code cells} query cells, its MapReduce jobs on the local job
    * runner ({@code local}, {@link Jobs#runLocally}) or on a cluster.
    */
   static Mode auto(long cells, boolean local) {
+    return auto(cells, local, FILES_FROM);
+  }
+
+  static Mode auto(long cells, boolean local, long filesFrom) {
+    if (cells < filesFrom) {
+      return Mode.SCANNER;
+    }
     return cells <= SCANNER_LIMIT || local ? Mode.FILES : Mode.MAPREDUCE;
   }
 
@@ -86,6 +102,7 @@ public final class CheckRunner {
   private final Connector conn;
   private final Configuration hadoop;
   private int samplesPerKind = 20;
+  private long filesFrom = FILES_FROM;
   private Consumer<? super Job> beforeSubmit = job -> {};
   private long inFlightViolations;
 
@@ -105,6 +122,12 @@ public final class CheckRunner {
 
   public CheckRunner samplesPerKind(int n) {
     this.samplesPerKind = n;
+    return this;
+  }
+
+  /** AUTO's {@link #FILES_FROM} for this runner: tests of the files mode on small tables. */
+  CheckRunner filesFrom(long cells) {
+    this.filesFrom = cells;
     return this;
   }
 
@@ -182,7 +205,11 @@ public final class CheckRunner {
     }
     Mode m = mode;
     if (m == Mode.AUTO) {
-      m = auto(run.counters().getOrDefault("write.QUERY_CELLS", 0L), Jobs.runLocally(hadoop));
+      m =
+          auto(
+              run.counters().getOrDefault("write.QUERY_CELLS", 0L),
+              Jobs.runLocally(hadoop),
+              filesFrom);
     }
     if (m == Mode.FILES) {
       CheckProgress progress = CheckProgress.stderr(acc);

@@ -899,8 +899,14 @@ class CheckIT extends AccumuloITBase {
 
     CheckReport scanner = check(truth, live, 2, CheckRunner.Mode.SCANNER);
     CheckReport files1 = check(truth, live, 2, CheckRunner.Mode.FILES);
+    // auto on a run this small compares through the tablet servers; at the size where the files
+    // pay (filesFrom lowered to 0 here) it reads them
     CheckReport auto = check(truth, live, 2, CheckRunner.Mode.AUTO);
-    for (CheckReport r : List.of(scanner, files1, auto)) {
+    CheckReport autoFiles =
+        new CheckRunner(cfg, connector(), new Configuration())
+            .filesFrom(0)
+            .run(truth, live, 2, CheckRunner.Mode.AUTO);
+    for (CheckReport r : List.of(scanner, files1, auto, autoFiles)) {
       assertEquals(
           List.of(truthCells.size() + extra, missing, extra, different),
           List.of(
@@ -911,9 +917,11 @@ class CheckIT extends AccumuloITBase {
           r.mode());
     }
     assertEquals(
-        List.of("scanner", "files", "files"), List.of(scanner.mode(), files1.mode(), auto.mode()));
+        List.of("scanner", "files", "scanner", "files"),
+        List.of(scanner.mode(), files1.mode(), auto.mode(), autoFiles.mode()));
     assertEquals(findings(scanner), findings(files1));
     assertEquals(findings(scanner), findings(auto));
+    assertEquals(findings(scanner), findings(autoFiles));
     assertFalse(scanner.invariants().getOrDefault("actual", Map.of()).isEmpty());
     assertEquals(List.of(), checkClones(), "the clones are deleted");
     assertEquals(
@@ -997,7 +1005,8 @@ class CheckIT extends AccumuloITBase {
             .getInstance()
             .getConnector(
                 user, new org.apache.accumulo.core.client.security.tokens.PasswordToken(password));
-    CheckRunner runner = new CheckRunner(cfg, reader, new Configuration());
+    // auto as at the size where it reads the files (the run is small)
+    CheckRunner runner = new CheckRunner(cfg, reader, new Configuration()).filesFrom(0);
     CheckReport auto = runner.run(truth, behind.table(), 2, CheckRunner.Mode.AUTO);
     CheckReport scanner = check(truth, behind.table(), 2, CheckRunner.Mode.SCANNER);
     assertEquals("scanner", auto.mode());

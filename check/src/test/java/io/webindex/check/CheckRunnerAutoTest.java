@@ -5,11 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.webindex.check.CheckRunner.Mode;
 import org.junit.jupiter.api.Test;
 
-/** What {@code --mode auto} runs: one process unless a cluster's map tasks would share the work. */
+/**
+ * What {@code --mode auto} runs: one process unless a cluster's map tasks would share the work;
+ * through the tablet servers while the tables are small.
+ */
 class CheckRunnerAutoTest {
   @Test
+  void smallRunsThroughTheTabletServers() {
+    assertEquals(Mode.SCANNER, CheckRunner.auto(0, false));
+    assertEquals(Mode.SCANNER, CheckRunner.auto(999_999, true));
+    assertEquals(Mode.SCANNER, CheckRunner.auto(999_999, false));
+    assertEquals(Mode.FILES, CheckRunner.auto(0, false, 0));
+  }
+
+  @Test
   void filesUpToTheLimitOnAnyFramework() {
-    assertEquals(Mode.FILES, CheckRunner.auto(0, false));
+    assertEquals(Mode.FILES, CheckRunner.auto(1_000_000, false));
+    assertEquals(Mode.FILES, CheckRunner.auto(1_000_000, true));
     assertEquals(Mode.FILES, CheckRunner.auto(50_000_000, false));
     assertEquals(Mode.FILES, CheckRunner.auto(50_000_000, true));
   }

@@ -57,9 +57,10 @@ final class CheckCommand implements Command {
                          files, and of their history and frontier tables; needs CREATE_TABLE
                          and WRITE on all of them), scanner (one process reading through the
                          tablet servers) or mapreduce (one map task per row range; for tables
-                         that do not fit one process); auto is files, or scanner where files
-                         cannot be read, or mapreduce beyond 50M cells when jobs run on a
-                         cluster (not on the local job runner)
+                         that do not fit one process); auto is scanner below 1M query cells
+                         (the run's), files from there (scanner where files cannot be read), or
+                         mapreduce beyond 50M cells when jobs run on a cluster (not on the local
+                         job runner)
           --out DIR      where the reports go (default: the working directory)
           --fluo         also compare the Fluo table (of the application maintaining the served
                          table) with the run's Fluo seed; needs the application to have applied

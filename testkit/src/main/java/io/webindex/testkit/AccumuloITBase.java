@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map.Entry;
@@ -336,11 +337,18 @@ public abstract class AccumuloITBase {
     }
   }
 
+  /** The table layout of {@link #writeWebindexConf} unless a test sets its own. */
+  protected static final List<String> SMALL_LAYOUT =
+      List.of("webindex.recompute.tablets=2", "webindex.fluo.buckets=4");
+
   /**
    * Writes a webindex configuration for this cluster into {@code dir}: the connection (the password
    * in a file beside it), table prefix and Fluo application {@code prefix}, the raw page store
    * {@code dir/store} and the work directory {@code dir/work}; {@code extra} lines ({@code
-   * key=value}) are appended.
+   * key=value}) are appended. Unless {@code extra} sets them, the recompute writes 2 tablets per
+   * table and the Fluo application keeps 4 buckets per queue ({@link #SMALL_LAYOUT}): the tests'
+   * webs are a few hundred pages, and every tablet costs the cluster's servers CPU for the rest of
+   * the class (the product's defaults, 4 and 16, run in the demo, bench and distribution tests).
    *
    * @return the configuration file
    */
@@ -364,6 +372,12 @@ public abstract class AccumuloITBase {
                   "webindex.fluo.app=" + prefix,
                   "webindex.store.root=" + dir.resolve("store").toUri(),
                   "webindex.work.dir=" + dir.resolve("work").toUri()));
+      for (String d : SMALL_LAYOUT) {
+        String key = d.substring(0, d.indexOf('=') + 1);
+        if (Arrays.stream(extra).noneMatch(e -> e.startsWith(key))) {
+          lines.add(d);
+        }
+      }
       lines.addAll(List.of(extra));
       return Files.write(dir.resolve("webindex.properties"), lines);
     } catch (IOException e) {

@@ -122,6 +122,21 @@ class DistributionIT {
     assertEquals(0, frontierHelp.exitValue(), help);
     assertTrue(help.startsWith("usage: bin/webindex frontier-serve [--port N]"), help);
 
+    // the collector: the parallel one for the batch commands, the JDK's choice for the others, and
+    // one named in WEBINDEX_JAVA_OPTS wins
+    for (List<String> batch :
+        List.of(List.of("recompute", "--help"), List.of("-v", "check", "--help"))) {
+      String flags = jvmFlags(home, cwd, env, "", batch);
+      assertTrue(flags.contains("-XX:+UseParallelGC"), batch + ": " + flags);
+    }
+    for (List<String> other :
+        List.of(List.of("serve", "--help"), List.of("bench", "load", "--help"))) {
+      String flags = jvmFlags(home, cwd, env, "", other);
+      assertFalse(flags.contains("-XX:+UseParallelGC"), other + ": " + flags);
+    }
+    String own = jvmFlags(home, cwd, env, "-XX:+UseSerialGC", List.of("recompute", "--help"));
+    assertTrue(own.contains("-XX:+UseSerialGC") && !own.contains("UseParallelGC"), own);
+
     // the demo on the shipped sample, then served
     demoOut = cwd.resolve("demo-out");
     // without the crawl loop: the pages below show the sample's own crawls whatever the date
@@ -465,6 +480,23 @@ class DistributionIT {
         "JAVA_HOME", System.getProperty("java.home"),
         "TMPDIR", Files.createDirectories(tmp.resolve("tmp")).toString(),
         "LANG", "C.UTF-8");
+  }
+
+  /**
+   * The flags of the JVM that {@code bin/webindex args} starts with {@code javaOpts} in
+   * WEBINDEX_JAVA_OPTS (its first line of output, -XX:+PrintCommandLineFlags).
+   */
+  private static String jvmFlags(
+      Path home, Path cwd, Map<String, String> env, String javaOpts, List<String> args)
+      throws Exception {
+    Map<String, String> withOpts = new java.util.HashMap<>(env);
+    withOpts.put("WEBINDEX_JAVA_OPTS", "-Xmx256m -XX:+PrintCommandLineFlags " + javaOpts);
+    Process p = start(home, cwd, withOpts, args.toArray(String[]::new));
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), args + ": " + out + err);
+    return out.lines().findFirst().orElse("");
   }
 
   private static Process start(Path home, Path cwd, Map<String, String> env, String... args)
