@@ -43,7 +43,9 @@ final class FluoInitCommand implements Command {
                         without it, when batches are pending, its oracle and workers must run
                         as their own processes: it waits for them, else says what to start and
                         exits with status 3 (run it again once they run)
-          --wait S      how long to wait for the oracle and workers (default 20 seconds)
+          --wait S      how long to wait for the oracle and workers to run, and again, once
+                        the pending batches are loaded, for them to export them (default 20
+                        seconds each)
           --force       re-initialise an existing application (its state is discarded; the
                         table it maintained is no longer kept up to date)
           --conf FILE   webindex configuration (default: conf/webindex.properties, else the

@@ -44,7 +44,9 @@ final class ReconcileCommand implements Command {
                          they must run as their own processes: when batches are pending and no
                          worker of the application shows up in time, it says what to start and
                          exits with status 3 (run it again once they run)
-          --wait S       how long to wait for the oracle and workers (default 20 seconds)
+          --wait S       how long to wait for the oracle and workers to run, and again, once
+                         the pending batches are loaded, for them to export them (default 20
+                         seconds each)
           --conf FILE    webindex configuration (default: conf/webindex.properties, else the
                          running `bin/webindex dev` instance)
 

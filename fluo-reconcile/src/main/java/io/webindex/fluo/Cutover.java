@@ -285,7 +285,6 @@ public final class Cutover {
       return new CatchUp(snapshot, null, null);
     }
     // a Fluo client needs the oracle for every read: never block on one that does not run
-    Instant until = Instant.now().plus(wait);
     WebindexApp.Processes p = FluoSession.awaitProcesses(cfg, app, wait);
     if (!p.oracle() || p.workers() == 0) {
       return new CatchUp(
@@ -304,9 +303,10 @@ public final class Cutover {
     try (FluoSession fluo = FluoSession.running(cfg, app)) {
       BatchApplier.Result r =
           new BatchApplier(fluo.client(), cfg, hadoop, progress).applyPending(null);
-      // the switch must not come before the catch-up is in the table: wait for its workers
-      Duration left = Duration.between(Instant.now(), until);
-      Idleness.Result idle = fluo.awaitIdle(left.isNegative() ? Duration.ZERO : left);
+      // the switch must not come before the catch-up is in the table: wait for its workers, as
+      // long again as for the processes, counted from here (applying a long catch-up's batches
+      // is this command's own work, not the workers' wait)
+      Idleness.Result idle = fluo.awaitIdle(wait);
       if (!idle.idle()) {
         return new CatchUp(
             r.appliedAfter(),
