@@ -141,6 +141,154 @@ public final class WebUrl {
     if (key == null || key.isEmpty()) {
       throw new InvalidUrlException(InvalidUrlException.Reason.BAD_KEY, "empty key");
     }
+    WebUrl plain = fromPlainKey(key);
+    if (plain != null) {
+      return plain;
+    }
+    return fromKeyParsed(key);
+  }
+
+  /**
+   * {@link #fromKey} without the URL parser, for the keys whose canonical form can be seen in the
+   * key itself: host labels of letters, digits and inner hyphens (not IDNA, not numeric), a port
+   * other than the scheme's default, a path and query of characters that the parser and the percent
+   * canonicalisation leave as they are, no dot segment. Null for any other key, which the parser
+   * then decides ({@code WebUrlTest.plainKeysAgreeWithTheParser}).
+   */
+  static WebUrl fromPlainKey(String key) {
+    int n = key.length();
+    int i = 0;
+    int labelStart = 0;
+    while (i < n && key.charAt(i) != ':' && key.charAt(i) != '/') {
+      char c = key.charAt(i);
+      if (c == '.') {
+        if (!plainLabel(key, labelStart, i, labelStart == 0)) {
+          return null;
+        }
+        labelStart = i + 1;
+      } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+        return null;
+      }
+      i++;
+    }
+    // the host key's first label is the host's last (its top-level domain)
+    if (!plainLabel(key, labelStart, i, labelStart == 0) || i > 253) {
+      return null;
+    }
+    String hostKey = key.substring(0, i);
+    boolean https = false;
+    int port = -1;
+    if (i < n && key.charAt(i) == ':') {
+      int j = ++i;
+      while (i < n && key.charAt(i) >= '0' && key.charAt(i) <= '9') {
+        i++;
+      }
+      if (i > j) {
+        if (key.charAt(j) == '0' || i - j > 5) {
+          return null;
+        }
+        port = Integer.parseInt(key, j, i, 10);
+      }
+      if (i < n && key.charAt(i) == 's') {
+        https = true;
+        i++;
+      }
+      if ((port == -1 && !https) || port > 65535 || port == (https ? 443 : 80)) {
+        return null;
+      }
+    }
+    String path = "/";
+    String query = null;
+    if (i < n) {
+      int q = key.indexOf('?', i);
+      int pathEnd = q < 0 ? n : q;
+      if (key.charAt(i) != '/'
+          || (q < 0 && pathEnd - i == 1)
+          || !plainText(key, i, pathEnd, false)
+          || dotSegment(key, i, pathEnd)) {
+        return null;
+      }
+      path = key.substring(i, pathEnd);
+      if (q >= 0) {
+        if (q + 1 == n || !plainText(key, q + 1, n, true)) {
+          return null;
+        }
+        query = key.substring(q + 1);
+      }
+    }
+    WebUrl url = new WebUrl(https, reverseLabels(hostKey), port, path, query);
+    return url.toString().length() > MAX_LENGTH ? null : url;
+  }
+
+  /**
+   * A label of a plain host: 1 to 63 letters, digits and hyphens, not starting or ending with a
+   * hyphen, not an IDNA label; the top-level one starts with a letter (a numeric last label would
+   * make the host an IPv4 address to the parser).
+   */
+  private static boolean plainLabel(String key, int from, int to, boolean topLevel) {
+    int len = to - from;
+    if (len < 1 || len > 63 || key.charAt(from) == '-' || key.charAt(to - 1) == '-') {
+      return false;
+    }
+    if (len >= 4 && key.startsWith("xn--", from)) {
+      return false;
+    }
+    return !topLevel || (key.charAt(from) >= 'a' && key.charAt(from) <= 'z');
+  }
+
+  /**
+   * Whether {@code key[from, to)} is a path (or, {@code inQuery}, a query) that the parser and the
+   * percent canonicalisation leave as it is: unreserved characters, the sub-delimiters and {@code
+   * : @ /} (and {@code ?} in a query; {@code '} only in a path, since the parser escapes it in a
+   * query), and escapes {@code %XX} in upper case of a character that is not unreserved.
+   */
+  private static boolean plainText(String key, int from, int to, boolean inQuery) {
+    for (int i = from; i < to; i++) {
+      char c = key.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= to) {
+          return false;
+        }
+        int hi = upperHex(key.charAt(i + 1));
+        int lo = upperHex(key.charAt(i + 2));
+        if (hi < 0 || lo < 0 || unreserved(hi * 16 + lo)) {
+          return false;
+        }
+        i += 2;
+      } else if (c >= 0x80
+          || !(unreserved(c) || keptLiteral(c, inQuery))
+          || (inQuery && c == '\'')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int upperHex(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  }
+
+  /** Whether a segment of the path {@code key[from, to)} is {@code .} or {@code ..}. */
+  private static boolean dotSegment(String key, int from, int to) {
+    int segStart = from + 1;
+    for (int i = from + 1; i <= to; i++) {
+      if (i == to || key.charAt(i) == '/') {
+        int len = i - segStart;
+        if ((len == 1 && key.charAt(segStart) == '.')
+            || (len == 2 && key.charAt(segStart) == '.' && key.charAt(segStart + 1) == '.')) {
+          return true;
+        }
+        segStart = i + 1;
+      }
+    }
+    return false;
+  }
+
+  /** {@link #fromKey} through the URL parser: the key's URL parsed, its key compared. */
+  static WebUrl fromKeyParsed(String key) throws InvalidUrlException {
+    if (key == null || key.isEmpty()) {
+      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_KEY, "empty key");
+    }
     int i;
     String hostKey;
     if (key.startsWith("[")) {

@@ -145,6 +145,81 @@ class WebUrlTest {
   }
 
   /**
+   * The keys {@code fromKey} reads without the parser give exactly what the parser gives, and every
+   * other key goes to the parser: keys of random URLs, of the synthetic web's pages and links and
+   * of the WHATWG test data, and each of them mutated (a character replaced, inserted, dropped or
+   * upper-cased) into keys that are often not canonical or not keys at all.
+   */
+  @Test
+  void plainKeysAgreeWithTheParser() {
+    List<String> keys = new ArrayList<>();
+    Random rnd = new Random(20261126);
+    for (int i = 0; i < 20_000; i++) {
+      keys.add(WebUrl.of(RandomUrls.url(rnd)).key());
+    }
+    int synthetic = keys.size();
+    for (io.webindex.core.model.Page p :
+        new io.webindex.core.synth.RandomWeb(7, 5_000).batch(0, 2_000)) {
+      keys.add(p.key());
+      p.links().forEach(l -> keys.add(l.key()));
+    }
+    synthetic = keys.size() - synthetic;
+    for (WptUrlCases.Case c : WptUrlCases.cases()) {
+      if (c.expected() != null) {
+        try {
+          keys.add(WebUrl.parse(c.expected()).key());
+        } catch (InvalidUrlException e) {
+          // not a web link of ours: nothing to key
+        }
+      }
+    }
+    String alphabet = "abzAZ09.-_%/?:#'~!$&()*+,;=@\\ \u00fc2EF";
+    int base = keys.size();
+    for (int i = 0; i < base; i++) {
+      String k = keys.get(i);
+      for (int m = 0; m < 4; m++) {
+        int at = rnd.nextInt(k.length() + 1);
+        char c = alphabet.charAt(rnd.nextInt(alphabet.length()));
+        StringBuilder sb = new StringBuilder(k);
+        switch (m) {
+          case 0 -> sb.insert(at, c);
+          case 1 ->
+              sb.replace(Math.min(at, k.length() - 1), Math.min(at, k.length() - 1) + 1, "" + c);
+          case 2 -> sb.deleteCharAt(Math.min(at, k.length() - 1));
+          default -> sb.replace(0, sb.length(), k.toUpperCase(java.util.Locale.ROOT));
+        }
+        keys.add(sb.toString());
+      }
+    }
+    int plain = 0;
+    int plainSynthetic = 0;
+    for (int i = 0; i < keys.size(); i++) {
+      String k = keys.get(i);
+      WebUrl fast = k.isEmpty() ? null : WebUrl.fromPlainKey(k);
+      if (fast == null) {
+        continue;
+      }
+      plain++;
+      if (i >= 20_000 && i < 20_000 + synthetic) {
+        plainSynthetic++;
+      }
+      WebUrl parsed;
+      try {
+        parsed = WebUrl.fromKeyParsed(k);
+      } catch (InvalidUrlException e) {
+        throw new AssertionError("read without the parser, refused by it: " + k + " " + e, e);
+      }
+      assertEquals(parsed.toString(), fast.toString(), k);
+      assertEquals(k, fast.key(), k);
+      assertEquals(parsed.hostKey(), fast.hostKey(), k);
+    }
+    // the plain reading is the common one (the synthetic web's IP hosts go to the parser), and the
+    // mutations reach both sides of it
+    assertTrue(plainSynthetic > synthetic * 3 / 4, plainSynthetic + " of " + synthetic);
+    assertTrue(plain < keys.size() * 3 / 4, plain + " of " + keys.size());
+  }
+
+  /**
    * All keys of one origin (host, scheme and port) other than its bare root sort as one contiguous
    * block starting with the origin's prefix and '/'; the bare root sorts before that block. (Only a
    * bare root can be separated from the rest of its host, by the host's own sub-domains and
