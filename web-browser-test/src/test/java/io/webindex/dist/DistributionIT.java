@@ -88,11 +88,8 @@ class DistributionIT {
     Map<String, String> env = operatorEnvironment();
 
     // --version: the version of the build, and the stacks of the root pom
-    Process version = start(home, cwd, env, "--version");
-    String out = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    String err = new String(version.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(version.waitFor(60, TimeUnit.SECONDS));
-    assertEquals(0, version.exitValue(), err);
+    Finished version = finished(home, cwd, env, "--version");
+    String out = version.out();
     String stacks =
         "webindex "
             + VERSION
@@ -113,13 +110,10 @@ class DistributionIT {
       assertTrue(commit.startsWith("built from commit " + head + " (20"), commit);
       assertTrue(commit.endsWith(")\n"), commit);
     }
-    assertEquals("", err, "nothing built, nothing warned");
+    assertEquals("", version.err(), "nothing built, nothing warned");
 
     // the URLFrontier service's command, from the tarball's class path
-    Process frontierHelp = start(home, cwd, env, "frontier-serve", "--help");
-    String help = new String(frontierHelp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(frontierHelp.waitFor(60, TimeUnit.SECONDS));
-    assertEquals(0, frontierHelp.exitValue(), help);
+    String help = finished(home, cwd, env, "frontier-serve", "--help").out();
     assertTrue(help.startsWith("usage: bin/webindex frontier-serve [--port N]"), help);
 
     // the collector: the parallel one for the batch commands, the JDK's choice for the others, and
@@ -491,12 +485,24 @@ class DistributionIT {
       throws Exception {
     Map<String, String> withOpts = new java.util.HashMap<>(env);
     withOpts.put("WEBINDEX_JAVA_OPTS", "-Xmx256m -XX:+PrintCommandLineFlags " + javaOpts);
-    Process p = start(home, cwd, withOpts, args.toArray(String[]::new));
+    return finished(home, cwd, withOpts, args.toArray(String[]::new))
+        .out()
+        .lines()
+        .findFirst()
+        .orElse("");
+  }
+
+  /** What a short command of the tarball printed; it ended within a minute, with status 0. */
+  private record Finished(String out, String err) {}
+
+  private static Finished finished(Path home, Path cwd, Map<String, String> env, String... args)
+      throws Exception {
+    Process p = start(home, cwd, env, args);
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-    assertEquals(0, p.exitValue(), args + ": " + out + err);
-    return out.lines().findFirst().orElse("");
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), List.of(args).toString());
+    assertEquals(0, p.exitValue(), List.of(args) + ": " + out + err);
+    return new Finished(out, err);
   }
 
   private static Process start(Path home, Path cwd, Map<String, String> env, String... args)

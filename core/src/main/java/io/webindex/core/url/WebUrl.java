@@ -138,14 +138,8 @@ public final class WebUrl {
 
   /** Inverse of {@link #key()}. */
   public static WebUrl fromKey(String key) throws InvalidUrlException {
-    if (key == null || key.isEmpty()) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_KEY, "empty key");
-    }
-    WebUrl plain = fromPlainKey(key);
-    if (plain != null) {
-      return plain;
-    }
-    return fromKeyParsed(key);
+    WebUrl plain = key == null ? null : fromPlainKey(key);
+    return plain != null ? plain : fromKeyParsed(key);
   }
 
   /**
