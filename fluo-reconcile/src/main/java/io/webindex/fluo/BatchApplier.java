@@ -3,7 +3,6 @@ package io.webindex.fluo;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.history.HistorySettings;
 import io.webindex.core.model.Page;
-import io.webindex.core.model.UriState;
 import io.webindex.core.read.PageSink;
 import io.webindex.core.read.ReadCounter;
 import io.webindex.core.read.ReadStats;
@@ -23,7 +22,6 @@ import java.util.function.LongConsumer;
 import org.apache.fluo.api.client.FluoClient;
 import org.apache.fluo.api.client.LoaderExecutor;
 import org.apache.fluo.api.config.SimpleConfiguration;
-import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.apache.fluo.recipes.core.export.ExportQueue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -114,8 +112,7 @@ public final class BatchApplier {
     long t0 = System.nanoTime();
     long before = WebindexApp.applied(client);
     SimpleConfiguration app = client.getAppConfiguration();
-    CombineQueue<String, UriState.Delta> uris =
-        CombineQueue.getInstance(FluoSchema.URI_MAP_ID, app);
+    UriQueue uris = UriQueue.of(app);
     ExportQueue<String, IndexExport> exports =
         ExportQueue.getInstance(FluoSchema.EXPORT_QUEUE_ID, app);
     HistorySettings history = WebindexApp.historySettings(app);
@@ -256,7 +253,7 @@ public final class BatchApplier {
   private static void applyInReadOrder(
       FluoClient client,
       HistorySettings history,
-      CombineQueue<String, UriState.Delta> uris,
+      UriQueue uris,
       ExportQueue<String, IndexExport> exports,
       PageLoader.Stats stats,
       List<Page> deferred) {
@@ -283,7 +280,7 @@ public final class BatchApplier {
   private static final class Group {
     private final LoaderExecutor loader;
     private final HistorySettings history;
-    private final CombineQueue<String, UriState.Delta> uris;
+    private final UriQueue uris;
     private final ExportQueue<String, IndexExport> exports;
     private final PageLoader.Stats stats;
     private final List<Page> pages = new java.util.ArrayList<>(PAGES_PER_TRANSACTION);
@@ -292,7 +289,7 @@ public final class BatchApplier {
     Group(
         LoaderExecutor loader,
         HistorySettings history,
-        CombineQueue<String, UriState.Delta> uris,
+        UriQueue uris,
         ExportQueue<String, IndexExport> exports,
         PageLoader.Stats stats) {
       this.loader = loader;

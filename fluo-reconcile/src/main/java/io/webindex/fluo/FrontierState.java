@@ -11,12 +11,12 @@ import org.apache.fluo.api.data.Column;
 import org.apache.fluo.api.data.RowColumn;
 
 /**
- * A URI's frontier inputs in the Fluo table ({@code f:<uri> fr:in}, {@link FrontierInputs}), which
- * two writers share: the URI observer owns the urc part, the page loader the next-fetch part. Each
- * reads the cell in its transaction, replaces its part ({@link #update}) and writes it back in the
- * same transaction, so two writers of one URI collide and one of them runs again on what the other
- * committed; the frontier-table changes it exports are computed from the values read in the
- * transaction that commits.
+ * A URI's frontier inputs in the Fluo table ({@code f:<uri> fr:in}, {@link FrontierInputs}): its
+ * urc and its history's next fetch. Only the observer of the {@code um:} queue writes them ({@link
+ * UriQueue}): the loader sends a new next fetch through the queue with the URI's deltas, so the
+ * observer, which reads the cell and writes it back in one transaction ({@link #update}), never
+ * collides with the loader; the frontier-table changes it exports are computed from the values read
+ * in the transaction that commits.
  */
 final class FrontierState {
   /** The column of a URI's frontier inputs. */

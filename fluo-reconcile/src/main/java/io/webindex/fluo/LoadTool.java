@@ -19,6 +19,8 @@ import org.apache.accumulo.core.client.Connector;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code load}: applies the raw-page batches newer than the served application's resume point
@@ -34,6 +36,8 @@ import org.apache.hadoop.util.Tool;
  * no oracle of the application runs or Accumulo is unavailable, 4 anything unexpected.
  */
 public final class LoadTool extends Configured implements Tool {
+  private static final Logger log = LoggerFactory.getLogger(LoadTool.class);
+
   /** What to load. */
   public record Options(Long upTo, int rate, int watchSeconds, boolean embedded) {}
 
@@ -191,6 +195,16 @@ public final class LoadTool extends Configured implements Tool {
     t.start();
   }
 
+  /**
+   * Logs what the embedded application's transactions did so far, by class ({@link FluoTxFigures}):
+   * with {@code -v}, the work per page version the loader and each observer cost.
+   */
+  private static void logTransactions(String app, long versions) {
+    for (FluoTxFigures f : FluoTxFigures.of(app).values()) {
+      log.info("fluo transactions of {}: {}", app, f.describe(versions));
+    }
+  }
+
   private List<BatchApplier.Result> loadRounds(WebindexConfig cfg, Options o) throws Exception {
     Connector conn = AccumuloConnections.connect(cfg);
     List<BatchApplier.Result> rounds = new ArrayList<>();
@@ -231,6 +245,7 @@ public final class LoadTool extends Configured implements Tool {
     // it (a read-only client, e.g. the check's, may read any version's resume point)
     WebindexApp.requireThisVersion(cfg, app);
     // without --embedded: refuses at once when no oracle runs (a client would wait for it forever)
+    long versions = 0;
     try (FluoSession fluo = FluoSession.open(cfg, app, o.embedded())) {
       LoaderMetrics.exportQueueClient(fluo.client());
       try {
@@ -256,6 +271,10 @@ public final class LoadTool extends Configured implements Tool {
           waitingSaid = r.waiting();
           fluo.awaitIdle();
           rounds.add(r);
+          versions += r.pages();
+          if (o.embedded() && r.batches() > 0 && log.isInfoEnabled()) {
+            logTransactions(app, versions);
+          }
           if (r.batches() == 0 && o.watchSeconds() == 0) {
             out.printf("nothing to apply: every batch up to %d is applied%n", r.appliedAfter());
           } else if (r.batches() > 0) {

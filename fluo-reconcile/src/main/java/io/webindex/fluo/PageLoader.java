@@ -1,6 +1,5 @@
 package io.webindex.fluo;
 
-import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.history.Histories;
 import io.webindex.core.history.HistoryEntry;
 import io.webindex.core.history.HistorySettings;
@@ -8,7 +7,7 @@ import io.webindex.core.index.HistoryCells;
 import io.webindex.core.index.IndexCells;
 import io.webindex.core.json.PageJson;
 import io.webindex.core.model.Page;
-import io.webindex.core.model.UriState;
+import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.schema.HistorySchema;
@@ -24,7 +23,6 @@ import org.apache.fluo.api.client.Loader;
 import org.apache.fluo.api.client.TransactionBase;
 import org.apache.fluo.api.data.Column;
 import org.apache.fluo.api.data.RowColumn;
-import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.apache.fluo.recipes.core.export.ExportQueue;
 
 /**
@@ -32,22 +30,24 @@ import org.apache.fluo.recipes.core.export.ExportQueue;
  * Fluo: a version that does not supersede the stored one (deletions are stored too) changes
  * nothing, so out-of-order and replayed batches converge. Otherwise it stores the version and
  * exports the page's cell changes; the URI deltas the versions' links cause are summed per URI over
- * the group and added to the {@code um:} combine queue once each — none when re-crawls kept their
- * links and anchors, or their deltas cancel out. Reading the stored versions is one batched read.
+ * the group and added to the {@code um:} queue ({@link UriQueue}: one entry per bucket) — none when
+ * re-crawls kept their links and anchors, or their deltas cancel out. Reading the stored versions
+ * is one batched read; the changes of all the group's pages go out as one export.
  *
  * <p>Every version also goes into its URI's full crawl history ({@code h:<uri> hist:all}, {@link
  * Histories#add}) — stale ones too: an older crawl changes no current state, but it is a crawl of
  * the history and may change the schedule; a version crawled in a millisecond the history holds
  * replaces that crawl only when it is the later version ({@code PageVersion} order). When the
  * history changed, the same transaction exports the history-table changes ({@link
- * HistoryCells#changes}) with the page's query-table changes, in one export of the URI. The {@code
- * sched:} changes are computed at the placeholder timestamp {@link #UNSTAMPED}: the exporter stamps
- * them with the export's sequence timestamp.
+ * HistoryCells#changes}) with the page's query-table changes. The {@code sched:} changes are
+ * computed at the placeholder timestamp {@link #UNSTAMPED}: the exporter stamps them with the
+ * export's sequence timestamp.
  *
- * <p>When the history changed, so may its schedule's next fetch: the loader puts it into the URI's
- * frontier inputs ({@code f:<uri> fr:in}, {@link FrontierState}; the urc part is the URI
- * observer's) and exports the change of the URI's frontier entry in the same export. A version that
- * changes nothing in the history changes nothing in the frontier.
+ * <p>When the history changed, so may its schedule's next fetch: the loader adds it to the URI's
+ * update in the {@code um:} queue, whose observer — the only writer of a URI's frontier inputs
+ * ({@code f:<uri> fr:in}, {@link FrontierState}) — puts it there with the urc and exports the
+ * change of the URI's frontier entry. A version that changes nothing in the history changes nothing
+ * in the frontier.
  *
  * <p>Fluo runs {@code load} again when the transaction collides; the shared {@link Stats} count
  * only the attempt that committed (each attempt takes back what the one before it counted).
@@ -57,6 +57,8 @@ public final class PageLoader implements Loader {
   public static final class Stats {
     public final LongAdder applied = new LongAdder();
     public final LongAdder stale = new LongAdder();
+
+    /** URI updates added to the {@code um:} queue (summed per URI over each group). */
     public final LongAdder linkWork = new LongAdder();
   }
 
@@ -68,7 +70,7 @@ public final class PageLoader implements Loader {
 
   private final List<Page> versions;
   private final HistorySettings history;
-  private final CombineQueue<String, UriState.Delta> uris;
+  private final UriQueue uris;
   private final ExportQueue<String, IndexExport> exports;
   private final Stats stats;
   private long countedApplied;
@@ -82,7 +84,7 @@ public final class PageLoader implements Loader {
   PageLoader(
       List<Page> versions,
       HistorySettings history,
-      CombineQueue<String, UriState.Delta> uris,
+      UriQueue uris,
       ExportQueue<String, IndexExport> exports,
       Stats stats) {
     this.versions = List.copyOf(versions);
@@ -94,26 +96,23 @@ public final class PageLoader implements Loader {
 
   @Override
   public void load(TransactionBase tx, Context context) {
-    List<RowColumn> cells = new ArrayList<>(3 * versions.size());
+    List<RowColumn> cells = new ArrayList<>(2 * versions.size());
     for (Page v : versions) {
       cells.add(new RowColumn(FluoSchema.pageRow(v.key()), FluoSeed.PAGE_CUR));
       cells.add(new RowColumn(FluoSchema.histRow(v.key()), HIST_ALL));
-      cells.add(FrontierState.cell(v.key()));
     }
     Map<RowColumn, String> stored = tx.gets(cells);
     long applied = 0;
     long stale = 0;
-    Map<String, UriState.Delta> deltas = new HashMap<>();
+    Map<String, UriUpdate> updates = new HashMap<>();
+    IndexExport.Builder export = new IndexExport.Builder();
     for (int i = 0; i < versions.size(); i++) {
       Page version = versions.get(i);
-      RowColumn cell = cells.get(3 * i);
-      HistoryUpdate history = history(tx, version, cells.get(3 * i + 1), stored);
-      List<CellChange> frontierChanges = List.of();
+      RowColumn cell = cells.get(2 * i);
+      HistoryUpdate history = history(tx, version, cells.get(2 * i + 1), stored);
       if (history.nextFetchMillis() != null) {
-        FrontierInputs held = FrontierState.decode(stored.get(cells.get(3 * i + 2)));
-        frontierChanges =
-            FrontierState.update(
-                tx, version.key(), held, held.withNextFetch(history.nextFetchMillis()));
+        updates.merge(
+            version.key(), UriUpdate.nextFetch(history.nextFetchMillis()), UriUpdate::then);
       }
       String json = stored.get(cell);
       Page current = json == null ? null : PageJson.fromStoredJson(json);
@@ -124,19 +123,19 @@ public final class PageLoader implements Loader {
         tx.set(cell.getsRow(), FluoSeed.PAGE_CUR, PageJson.toStoredJson(version));
         pageChanges = IndexCells.pageChanges(current, version);
         IndexCells.uriDeltas(current, version)
-            .forEach((u, d) -> deltas.merge(u, d, UriState.Delta::plus));
+            .forEach((u, d) -> updates.merge(u, UriUpdate.of(d), UriUpdate::then));
         applied++;
       }
-      IndexExport export = new IndexExport(pageChanges, history.changes(), frontierChanges);
-      if (!export.isEmpty()) {
-        exports.add(tx, version.key(), export);
-      }
+      export.add(pageChanges, history.changes(), List.of());
     }
-    deltas.values().removeIf(UriState.Delta::isZero);
-    if (!deltas.isEmpty()) {
-      uris.addAll(tx, deltas);
+    if (!export.isEmpty()) {
+      exports.add(tx, versions.get(0).key(), export.build());
     }
-    count(applied, stale, deltas.size());
+    updates.values().removeIf(UriUpdate::isEmpty);
+    if (!updates.isEmpty()) {
+      uris.addAll(tx, updates);
+    }
+    count(applied, stale, updates.size());
   }
 
   /**

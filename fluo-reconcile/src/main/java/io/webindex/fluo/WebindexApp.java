@@ -148,11 +148,14 @@ public final class WebindexApp {
     fc.setProperty(FluoConfiguration.APP_PREFIX + "." + VERSION_KEY, Version.current().webindex());
     fc.setObserverProvider(WebindexObservers.class);
     SimpleSerializer.setSerializer(fc, io.webindex.seed.WebindexSerializer.class);
+    // the um: queue is UriQueue; the recipes' configuration lays out its tablets, and the seed
+    // writes its sums with the recipes' initializer
     CombineQueue.configure(FluoSchema.URI_MAP_ID)
         .keyType(String.class)
         .valueType(UriState.Delta.class)
         .buckets(cfg.fluoBuckets())
         .save(fc);
+    UriQueue.configure(fc.getAppConfiguration(), cfg.fluoBuckets());
     CombineQueue.configure(FluoSchema.DOMAIN_MAP_ID)
         .keyType(String.class)
         .valueType(Long.class)

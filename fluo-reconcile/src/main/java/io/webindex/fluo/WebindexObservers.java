@@ -2,14 +2,12 @@ package io.webindex.fluo;
 
 import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.index.IndexCells;
-import io.webindex.core.model.UriState;
 import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.url.Domains;
 import io.webindex.seed.IndexExport;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,12 +23,11 @@ import org.apache.fluo.recipes.core.export.ExportQueue;
  * Every observer of the webindex Fluo application, wired in one place.
  *
  * <pre>
- * PageLoader (p:&lt;uri&gt; page:cur, latest crawl wins; h:&lt;uri&gt; hist:all, every crawl;
- *   │         f:&lt;uri&gt; fr:in next fetch)
- *   ├─ page cell changes, history-table and frontier changes ───────┐
- *   └─ URI deltas (urc ±1, crawled ±1) → um: combine queue          │
+ * PageLoader (p:&lt;uri&gt; page:cur, latest crawl wins; h:&lt;uri&gt; hist:all, every crawl)
+ *   ├─ page cell changes, history-table changes ────────────────────┐
+ *   └─ URI updates (urc ±1, crawled ±1, next fetch) → um: (UriQueue) │
  *        └─ URI state old→new: cell changes,                        │
- *           f:&lt;uri&gt; fr:in urc: frontier changes ────────────────────┤
+ *           f:&lt;uri&gt; fr:in urc, next fetch: frontier changes ────────┤
  *           └─ seen flipped: ±1 → dm: combine queue                 │
  *                └─ domain count old→new: cell changes ─────────────┤
  *                                                       eq: export queue → QueryTableExporter
@@ -44,16 +41,12 @@ public final class WebindexObservers implements ObserverProvider {
   @Override
   public void provide(Registry registry, Context ctx) {
     SimpleConfiguration app = ctx.getAppConfiguration();
-    CombineQueue<String, UriState.Delta> uris =
-        CombineQueue.getInstance(FluoSchema.URI_MAP_ID, app);
+    UriQueue uris = UriQueue.of(app);
     CombineQueue<String, Long> domains = CombineQueue.getInstance(FluoSchema.DOMAIN_MAP_ID, app);
     ExportQueue<String, IndexExport> exports =
         ExportQueue.getInstance(FluoSchema.EXPORT_QUEUE_ID, app);
 
-    uris.registerObserver(
-        registry,
-        input -> sum(input.stream().reduce(UriState.Delta.ZERO, UriState.Delta::plus)),
-        new UriChanges(domains, exports));
+    uris.registerObserver(registry, new UriChanges(domains, exports));
 
     domains.registerObserver(
         registry,
@@ -62,38 +55,30 @@ public final class WebindexObservers implements ObserverProvider {
           return total == 0 ? Optional.empty() : Optional.of(total);
         },
         (tx, changes) -> {
+          IndexExport.Builder export = new IndexExport.Builder();
+          String first = null;
           for (ChangeObserver.Change<String, Long> c : changes) {
             long before = c.getOldValue().orElse(0L);
             long after = c.getNewValue().orElse(0L);
-            export(exports, tx, c.getKey(), IndexCells.domainChanges(c.getKey(), before, after));
+            export.add(IndexCells.domainChanges(c.getKey(), before, after), List.of(), List.of());
+            first = first == null ? c.getKey() : first;
+          }
+          if (!export.isEmpty()) {
+            exports.add(tx, first, export.build());
           }
         });
 
     exports.registerObserver(registry, new QueryTableExporter(app));
   }
 
-  /** A sum of deltas; an entry that sums to nothing is removed (the URI is no longer known). */
-  static Optional<UriState.Delta> sum(UriState.Delta d) {
-    return d.isZero() ? Optional.empty() : Optional.of(d);
-  }
-
-  static void export(
-      ExportQueue<String, IndexExport> exports,
-      TransactionBase tx,
-      String key,
-      List<CellChange> changes) {
-    if (!changes.isEmpty()) {
-      exports.add(tx, key, new IndexExport(changes));
-    }
-  }
-
   /**
-   * A URI's state changed: export its cells, count it in or out of its domain, and when its urc
-   * changed, put the new urc into its frontier inputs ({@link FrontierState}) and export the change
-   * of its frontier entry. The inputs of every such URI are read in one batch, in the transaction
-   * that writes them.
+   * URIs changed ({@link UriQueue.Change}): export their cells, count them in or out of their
+   * domains, and where a URI's urc or its history's next fetch changed, write its new frontier
+   * inputs ({@link FrontierState}) and export the change of its frontier entry. The inputs of every
+   * such URI are read in one batch, in the transaction that writes them (the only writer of a URI's
+   * inputs); the changes of all the URIs go out as one export.
    */
-  static final class UriChanges implements ChangeObserver<String, UriState.Delta> {
+  static final class UriChanges implements UriQueue.Observer {
     private final CombineQueue<String, Long> domains;
     private final ExportQueue<String, IndexExport> exports;
 
@@ -103,41 +88,45 @@ public final class WebindexObservers implements ObserverProvider {
     }
 
     @Override
-    public void process(TransactionBase tx, Iterable<Change<String, UriState.Delta>> changes) {
+    public void process(TransactionBase tx, List<UriQueue.Change> changes) {
       Map<String, Long> domainDeltas = new HashMap<>();
-      Map<String, UriState[]> states = new LinkedHashMap<>();
-      List<RowColumn> urcChanged = new ArrayList<>();
-      for (Change<String, UriState.Delta> c : changes) {
-        UriState before = UriState.NONE.apply(c.getOldValue().orElse(UriState.Delta.ZERO));
-        UriState after = UriState.NONE.apply(c.getNewValue().orElse(UriState.Delta.ZERO));
-        states.put(c.getKey(), new UriState[] {before, after});
-        if (before.urc() != after.urc()) {
-          urcChanged.add(FrontierState.cell(c.getKey()));
+      List<RowColumn> frontierCells = new ArrayList<>();
+      for (UriQueue.Change c : changes) {
+        if (frontierChanged(c)) {
+          frontierCells.add(FrontierState.cell(c.key()));
         }
-        if (before.seen() != after.seen()) {
-          domainDeltas.merge(Domains.ofKey(c.getKey()), after.seen() ? 1L : -1L, Long::sum);
+        if (c.before().seen() != c.after().seen()) {
+          domainDeltas.merge(Domains.ofKey(c.key()), c.after().seen() ? 1L : -1L, Long::sum);
         }
       }
-      Map<RowColumn, String> inputs = urcChanged.isEmpty() ? Map.of() : tx.gets(urcChanged);
-      for (Map.Entry<String, UriState[]> e : states.entrySet()) {
-        String key = e.getKey();
-        UriState before = e.getValue()[0];
-        UriState after = e.getValue()[1];
+      Map<RowColumn, String> inputs = frontierCells.isEmpty() ? Map.of() : tx.gets(frontierCells);
+      IndexExport.Builder export = new IndexExport.Builder();
+      for (UriQueue.Change c : changes) {
         List<CellChange> frontier = List.of();
-        if (before.urc() != after.urc()) {
-          FrontierInputs held = FrontierState.decode(inputs.get(FrontierState.cell(key)));
-          frontier = FrontierState.update(tx, key, held, held.withUrc(after.urc()));
+        if (frontierChanged(c)) {
+          FrontierInputs held = FrontierState.decode(inputs.get(FrontierState.cell(c.key())));
+          FrontierInputs next = held;
+          if (c.before().urc() != c.after().urc()) {
+            next = next.withUrc(c.after().urc());
+          }
+          if (c.nextFetchMillis() != null) {
+            next = next.withNextFetch(c.nextFetchMillis());
+          }
+          frontier = FrontierState.update(tx, c.key(), held, next);
         }
-        IndexExport export =
-            new IndexExport(IndexCells.uriChanges(key, before, after), List.of(), frontier);
-        if (!export.isEmpty()) {
-          exports.add(tx, key, export);
-        }
+        export.add(IndexCells.uriChanges(c.key(), c.before(), c.after()), List.of(), frontier);
+      }
+      if (!export.isEmpty()) {
+        exports.add(tx, changes.get(0).key(), export.build());
       }
       domainDeltas.values().removeIf(v -> v == 0);
       if (!domainDeltas.isEmpty()) {
         domains.addAll(tx, domainDeltas);
       }
+    }
+
+    private static boolean frontierChanged(UriQueue.Change c) {
+      return c.before().urc() != c.after().urc() || c.nextFetchMillis() != null;
     }
   }
 }

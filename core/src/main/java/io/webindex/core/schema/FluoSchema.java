@@ -2,6 +2,9 @@ package io.webindex.core.schema;
 
 import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.model.UriState;
+import io.webindex.core.model.UriUpdate;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The codec for the Fluo application's table (docs/tables.md). The {@code um:} and {@code dm:} rows
@@ -11,7 +14,9 @@ import io.webindex.core.model.UriState;
  * <ul>
  *   <li>{@code p:<uri>} {@code page:cur} — the current version of the page in stored JSON (see
  *       {@link io.webindex.core.json.PageJson#toStoredJson}), deletions included as tombstones.
- *   <li>{@code um} — URI key → {@code <urc>,<crawled>} (a {@link UriState.Delta}; sums are states).
+ *   <li>{@code um} — URI key → {@code <urc>,<crawled>} (a {@link UriState.Delta}; sums are states);
+ *       the updates one transaction adds to one of its buckets in one entry ({@link
+ *       #encodeUriUpdates}).
  *   <li>{@code dm} — reversed domain → number of seen URIs (decimal).
  *   <li>{@code h:<uri>} {@code hist:all} — the URI's full crawl history, every crawl with its
  *       winning page version (encoded by {@link HistorySchema#encodeFullHistory}).
@@ -141,5 +146,66 @@ public final class FluoSchema {
     }
     return new UriState.Delta(
         Long.parseLong(s.substring(0, comma)), Long.parseLong(s.substring(comma + 1)));
+  }
+
+  /**
+   * The URI updates one transaction adds to one bucket of the {@code um} queue, one line per URI:
+   * {@code <uri key> <urc>,<crawled>}, followed by {@code ,<next fetch ms>} when the update carries
+   * a next fetch ({@link UriUpdate}), in the map's order. A URI key holds no line break (it is a
+   * canonical URL: whitespace is percent-encoded or stripped).
+   */
+  public static String encodeUriUpdates(Map<String, UriUpdate> updates) {
+    StringBuilder sb = new StringBuilder(updates.size() * 48);
+    for (Map.Entry<String, UriUpdate> e : updates.entrySet()) {
+      String key = e.getKey();
+      if (key.isEmpty() || key.indexOf('\n') >= 0) {
+        throw new IllegalArgumentException("not a URI key: " + key);
+      }
+      UriUpdate u = e.getValue();
+      sb.append(key).append(' ').append(u.delta().urc()).append(',').append(u.delta().crawled());
+      if (u.nextFetchMillis() != null) {
+        sb.append(',').append(u.nextFetchMillis().longValue());
+      }
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** The URI updates {@link #encodeUriUpdates} wrote, in its order. */
+  public static Map<String, UriUpdate> decodeUriUpdates(String s) {
+    Map<String, UriUpdate> updates = new LinkedHashMap<>();
+    int start = 0;
+    while (start < s.length()) {
+      int end = s.indexOf('\n', start);
+      if (end < 0) {
+        throw new IllegalArgumentException("URI updates not ending in a line break: " + s);
+      }
+      int sp = s.lastIndexOf(' ', end);
+      String line = s.substring(start, end);
+      if (sp <= start) {
+        throw new IllegalArgumentException("not <uri key> <urc>,<crawled>[,<next fetch>]: " + line);
+      }
+      String key = s.substring(start, sp);
+      String value = s.substring(sp + 1, end);
+      int first = value.indexOf(',');
+      int second = first < 0 ? -1 : value.indexOf(',', first + 1);
+      UriUpdate u;
+      try {
+        u =
+            second < 0
+                ? UriUpdate.of(decodeUriDelta(value))
+                : new UriUpdate(
+                    decodeUriDelta(value.substring(0, second)),
+                    Long.parseLong(value.substring(second + 1)));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "not <uri key> <urc>,<crawled>[,<next fetch>]: " + line, e);
+      }
+      if (updates.put(key, u) != null) {
+        throw new IllegalArgumentException("a URI twice in one entry of URI updates: " + key);
+      }
+      start = end + 1;
+    }
+    return updates;
   }
 }

@@ -1,6 +1,9 @@
 package io.webindex.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.json.PageJson;
 import io.webindex.core.schema.FluoSchema;
@@ -11,7 +14,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CodecsTest {
@@ -96,5 +101,38 @@ class CodecsTest {
   void uriDeltaGolden() {
     assertEquals("3,1", FluoSchema.encodeUriDelta(new UriState.Delta(3, 1)));
     assertEquals(new UriState.Delta(-2, 0), FluoSchema.decodeUriDelta("-2,0"));
+  }
+
+  @Test
+  void uriUpdatesGolden() {
+    Map<String, UriUpdate> updates = new LinkedHashMap<>();
+    updates.put("com.example.www/a?q=%20b", UriUpdate.of(new UriState.Delta(3, 1)));
+    updates.put("org.site:8080/", new UriUpdate(new UriState.Delta(-2, 0), 1764000000000L));
+    updates.put("net.x/p", UriUpdate.nextFetch(5));
+    String golden =
+        "com.example.www/a?q=%20b 3,1\norg.site:8080/ -2,0,1764000000000\nnet.x/p 0,0,5\n";
+    assertEquals(golden, FluoSchema.encodeUriUpdates(updates));
+    assertEquals(
+        List.copyOf(updates.entrySet()),
+        List.copyOf(FluoSchema.decodeUriUpdates(golden).entrySet()));
+    assertEquals(Map.of(), FluoSchema.decodeUriUpdates(""));
+    for (String bad : List.of("a 1,0", "a1,0\n", "a 1,0\na 2,0\n", "a 1,x\n", "a 1,0,\n")) {
+      assertThrows(IllegalArgumentException.class, () -> FluoSchema.decodeUriUpdates(bad), bad);
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> FluoSchema.encodeUriUpdates(Map.of("a\nb", UriUpdate.of(new UriState.Delta(1, 0)))));
+  }
+
+  @Test
+  void uriUpdatesCombineInOrder() {
+    UriUpdate a = new UriUpdate(new UriState.Delta(1, 1), 10L);
+    UriUpdate b = UriUpdate.of(new UriState.Delta(2, -1));
+    UriUpdate c = UriUpdate.nextFetch(30);
+    assertEquals(new UriUpdate(new UriState.Delta(3, 0), 10L), a.then(b));
+    assertEquals(new UriUpdate(new UriState.Delta(3, 0), 30L), a.then(b).then(c));
+    assertEquals(new UriUpdate(new UriState.Delta(1, 1), 10L), c.then(a));
+    assertTrue(UriUpdate.of(UriState.Delta.ZERO).isEmpty());
+    assertFalse(c.isEmpty());
   }
 }

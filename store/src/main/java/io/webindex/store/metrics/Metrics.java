@@ -91,6 +91,13 @@ public final class Metrics {
     INCLUDED.remove(other);
   }
 
+  /** The registries {@link #include} added that are still in use. */
+  public static List<MetricRegistry> included() {
+    synchronized (INCLUDED) {
+      return new ArrayList<>(INCLUDED);
+    }
+  }
+
   /** Every figure of this process in the Prometheus text format 0.0.4. */
   public static String scrape() {
     StringWriter w = new StringWriter();
