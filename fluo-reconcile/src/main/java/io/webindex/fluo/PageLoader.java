@@ -44,10 +44,9 @@ import org.apache.fluo.recipes.core.export.ExportQueue;
  * export's sequence timestamp.
  *
  * <p>When the history changed, so may its schedule's next fetch: the loader adds it to the URI's
- * update in the {@code um:} queue, whose observer — the only writer of a URI's frontier inputs
- * ({@code f:<uri> fr:in}, {@link FrontierState}) — puts it there with the urc and exports the
- * change of the URI's frontier entry. A version that changes nothing in the history changes nothing
- * in the frontier.
+ * update in the {@code um:} queue, whose observer keeps it in the URI's sum with the urc and
+ * exports the change of the URI's frontier entry ({@link FrontierState}). A version that changes
+ * nothing in the history changes nothing in the frontier.
  *
  * <p>Fluo runs {@code load} again when the transaction collides; the shared {@link Stats} count
  * only the attempt that committed (each attempt takes back what the one before it counted).

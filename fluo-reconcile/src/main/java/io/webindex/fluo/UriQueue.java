@@ -38,17 +38,16 @@ import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
  *
  * <p>The observer of a bucket ({@link #process}) reads its entries in timestamp order, deletes
  * them, combines the updates per URI ({@link UriUpdate#then}), reads those URIs' sums, writes the
- * new ones (a sum of zero is deleted: the URI is no longer known) and hands every URI whose sum
- * changed or whose update carries a next fetch to the {@link Observer}, all in one transaction. Of
- * two loader transactions that change one URI's history, the later one starts after the earlier
- * committed (they write the same history cell), so its entry sorts after the earlier's, and an
- * observer that sees it sees the earlier one too: the last next fetch in timestamp order is the
- * newest. Only this observer writes a bucket's sums and its URIs' frontier inputs, so it never
- * collides with the loader, and one transaction takes everything queued up to {@link #MAX_URIS}
- * distinct URIs (it notifies itself again when entries remain): the more updates of one URI it
- * combines, the fewer sums, frontier inputs and exports it writes. An entry is read by the
- * transaction that deletes it, so two observers of one bucket collide instead of counting an entry
- * twice.
+ * new ones (an empty sum — no links, no current page, no history — is deleted) and hands every URI
+ * whose sum changed to the {@link Observer}, all in one transaction. Of two loader transactions
+ * that change one URI's history, the later one starts after the earlier committed (they write the
+ * same history cell), so its entry sorts after the earlier's, and an observer that sees it sees the
+ * earlier one too: the last next fetch in timestamp order is the newest. Only this observer writes
+ * a bucket's sums, so it never collides with the loader, and one transaction takes everything
+ * queued up to {@link #MAX_URIS} distinct URIs (it notifies itself again when entries remain): the
+ * more updates of one URI it combines, the fewer sums and exports it writes. An entry is read by
+ * the transaction that deletes it, so two observers of one bucket collide instead of counting an
+ * entry twice.
  */
 final class UriQueue {
   /** The column of a queue entry: the deltas of one transaction to one bucket. */
@@ -144,12 +143,21 @@ final class UriQueue {
   }
 
   /**
-   * One URI that an observer transaction changed: its state before and after, and the newest next
-   * fetch of its history among the updates taken (null when none carried one). When only the next
-   * fetch changed, the state was not read: {@code before} and {@code after} are then both {@link
-   * UriState#NONE}, which says only that it did not change.
+   * One URI that an observer transaction changed: its sum before and after ({@link UriUpdate}: the
+   * state as a delta from nothing, and the history's next fetch; an absent sum is {@link #NONE}).
    */
-  record Change(String key, UriState before, UriState after, Long nextFetchMillis) {}
+  record Change(String key, UriUpdate before, UriUpdate after) {
+    UriState stateBefore() {
+      return UriState.NONE.apply(before.delta());
+    }
+
+    UriState stateAfter() {
+      return UriState.NONE.apply(after.delta());
+    }
+  }
+
+  /** The sum of a URI the queue holds nothing of. */
+  static final UriUpdate NONE = UriUpdate.of(UriState.Delta.ZERO);
 
   /** What happens to the URIs that changed, in the observer's transaction. */
   interface Observer {
@@ -183,42 +191,28 @@ final class UriQueue {
     if (more) {
       tx.setWeakNotification(bucketRow, NOTIFY);
     }
-    Map<String, Bytes> rows = new HashMap<>();
-    updates.forEach(
-        (k, u) -> {
-          if (!u.delta().isZero()) {
-            rows.put(k, sumRow(k));
-          }
-        });
-    Map<Bytes, Map<Column, Bytes>> held =
-        rows.isEmpty() ? Map.of() : tx.get(rows.values(), Set.of(SUM));
+    if (updates.isEmpty()) {
+      return;
+    }
+    Map<String, Bytes> rows = new HashMap<>(updates.size() * 2);
+    updates.keySet().forEach(k -> rows.put(k, sumRow(k)));
+    Map<Bytes, Map<Column, Bytes>> held = tx.get(rows.values(), Set.of(SUM));
     List<Change> changed = new ArrayList<>();
     for (Map.Entry<String, UriUpdate> e : updates.entrySet()) {
-      UriUpdate u = e.getValue();
       Bytes row = rows.get(e.getKey());
-      UriState.Delta before = UriState.Delta.ZERO;
-      UriState.Delta after = UriState.Delta.ZERO;
-      if (row != null) {
-        Bytes value = held.getOrDefault(row, Map.of()).get(SUM);
-        before =
-            value == null
-                ? UriState.Delta.ZERO
-                : serializer.deserialize(value.toArray(), UriState.Delta.class);
-        after = before.plus(u.delta());
-        if (after.isZero()) {
-          tx.delete(row, SUM);
-        } else {
-          tx.set(row, SUM, Bytes.of(serializer.serialize(after)));
-        }
+      Bytes value = held.getOrDefault(row, Map.of()).get(SUM);
+      UriUpdate before =
+          value == null ? NONE : serializer.deserialize(value.toArray(), UriUpdate.class);
+      UriUpdate after = before.then(e.getValue());
+      if (after.equals(before)) {
+        continue;
       }
-      if (row != null || u.nextFetchMillis() != null) {
-        changed.add(
-            new Change(
-                e.getKey(),
-                UriState.NONE.apply(before),
-                UriState.NONE.apply(after),
-                u.nextFetchMillis()));
+      if (after.isEmpty()) {
+        tx.delete(row, SUM);
+      } else {
+        tx.set(row, SUM, Bytes.of(serializer.serialize(after)));
       }
+      changed.add(new Change(e.getKey(), before, after));
     }
     if (!changed.isEmpty()) {
       then.process(tx, changed);

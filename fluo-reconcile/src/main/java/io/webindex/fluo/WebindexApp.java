@@ -4,7 +4,7 @@ import io.webindex.core.Version;
 import io.webindex.core.config.SecurityConfig;
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.history.HistorySettings;
-import io.webindex.core.model.UriState;
+import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.seed.FluoSeed;
 import io.webindex.seed.IndexExport;
@@ -152,7 +152,7 @@ public final class WebindexApp {
     // writes its sums with the recipes' initializer
     CombineQueue.configure(FluoSchema.URI_MAP_ID)
         .keyType(String.class)
-        .valueType(UriState.Delta.class)
+        .valueType(UriUpdate.class)
         .buckets(cfg.fluoBuckets())
         .save(fc);
     UriQueue.configure(fc.getAppConfiguration(), cfg.fluoBuckets());

@@ -1,7 +1,6 @@
 package io.webindex.fluo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.schema.Cell;
@@ -10,10 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pure part of the Fluo application's frontier inputs: what a {@code f:<uri> fr:in} cell holds
- * and the frontier-table changes of one writer's update, against hand-written goldens (due
- * 2026-01-01T00:00:00Z is 1767225600000 ms, hex 0000019b76daa800; urc 2 and 3 encode as the hex of
- * Long.MAX_VALUE minus them, 7ffffffffffffffd and 7ffffffffffffffc).
+ * The frontier-table changes of the Fluo application when a URI's sum changes, against hand-written
+ * goldens (due 2026-01-01T00:00:00Z is 1767225600000 ms, hex 0000019b76daa800; urc 2 and 3 encode
+ * as the hex of Long.MAX_VALUE minus them, 7ffffffffffffffd and 7ffffffffffffffc).
  */
 class FrontierStateTest {
   private static final String KEY = "com.example.a/x";
@@ -29,20 +27,9 @@ class FrontierStateTest {
     return CellChange.delete(ROW, "due", qualifier);
   }
 
-  @Test
-  void aCellHoldsTheInputsUnlessTheyAreNone() {
-    assertNull(FrontierState.stored(FrontierInputs.NONE), "nothing to keep: deleted");
-    assertNull(FrontierState.stored(new FrontierInputs(0, null)));
-    assertEquals("2 -", FrontierState.stored(new FrontierInputs(2, null)));
-    assertEquals("0 1767225600000", FrontierState.stored(new FrontierInputs(0, JAN_1)));
-    assertEquals(FrontierInputs.NONE, FrontierState.decode(null), "an absent cell");
-    assertEquals(new FrontierInputs(0, JAN_1), FrontierState.decode("0 1767225600000"));
-    assertEquals("f:" + KEY, FrontierState.cell(KEY).getsRow().toString());
-  }
-
   /** Linked to, crawled, linked more, unlinked: the entry moves column by column. */
   @Test
-  void eachWriterMovesTheEntryByADeleteAndAPut() {
+  void eachChangeMovesTheEntryByADeleteAndAPut() {
     FrontierInputs linked = FrontierInputs.NONE.withUrc(2);
     assertEquals(
         List.of(put("0000000000000000:7ffffffffffffffd:" + KEY)),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.webindex.core.model.UriState;
+import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.seed.WebindexSerializer;
@@ -32,11 +33,11 @@ class UriQueueTest {
     keys.add("a");
     for (int buckets : new int[] {1, 2, 4, 15, 16, 17, 255, 256, 1000}) {
       UriQueue queue = new UriQueue(buckets, serializer);
-      CombineQueue.Initializer<String, UriState.Delta> recipes =
+      CombineQueue.Initializer<String, UriUpdate> recipes =
           CombineQueue.getInitializer(FluoSchema.URI_MAP_ID, buckets, serializer);
       Set<String> used = new HashSet<>();
       for (String key : keys) {
-        RowColumnValue seeded = recipes.convert(key, new UriState.Delta(1, 0));
+        RowColumnValue seeded = recipes.convert(key, UriUpdate.of(new UriState.Delta(1, 0)));
         assertEquals(seeded.getRow(), queue.sumRow(key), key + " in " + buckets + " buckets");
         assertEquals(seeded.getColumn(), UriQueue.SUM);
         used.add(seeded.getsRow().substring(0, seeded.getsRow().indexOf(':', 5)));

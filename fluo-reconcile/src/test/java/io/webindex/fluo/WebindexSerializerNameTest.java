@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.webindex.core.model.UriState;
+import io.webindex.core.model.UriUpdate;
 import org.apache.fluo.api.config.SimpleConfiguration;
 import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,8 @@ class WebindexSerializerNameTest {
     old.setProperty("recipes.serializer", "io.webindex.fluo.WebindexSerializer");
     SimpleSerializer legacy = SimpleSerializer.getInstance(old);
     io.webindex.seed.WebindexSerializer current = new io.webindex.seed.WebindexSerializer();
-    for (Object o : new Object[] {"uk.org.site9.www/links/qp", 42L, new UriState.Delta(3, 1)}) {
+    for (Object o :
+        new Object[] {"uk.org.site9.www/links/qp", 42L, UriUpdate.of(new UriState.Delta(3, 1))}) {
       assertArrayEquals(current.serialize(o), legacy.serialize(o), o.toString());
     }
     byte[] key = current.serialize("com.example/a");

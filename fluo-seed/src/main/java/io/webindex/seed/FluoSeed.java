@@ -1,10 +1,10 @@
 package io.webindex.seed;
 
-import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.history.HistoryEntry;
 import io.webindex.core.json.PageJson;
 import io.webindex.core.model.Page;
 import io.webindex.core.model.UriState;
+import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.schema.HistorySchema;
 import java.util.List;
@@ -25,13 +25,10 @@ public final class FluoSeed {
   /** The column of a URI's full crawl history in the Fluo table. */
   public static final Column HIST_ALL = new Column(FluoSchema.FAM_HIST, FluoSchema.QUAL_ALL);
 
-  /** The column of what a URI's frontier entry is derived from, in the Fluo table. */
-  public static final Column FRONTIER_IN = new Column(FluoSchema.FAM_FRONTIER, FluoSchema.QUAL_IN);
-
   /** The column of the loader's resume point. */
   public static final Column APPLIED = new Column(FluoSchema.FAM_LOADER, FluoSchema.QUAL_APPLIED);
 
-  private final CombineQueue.Initializer<String, UriState.Delta> uris;
+  private final CombineQueue.Initializer<String, UriUpdate> uris;
   private final CombineQueue.Initializer<String, Long> domains;
 
   public FluoSeed(int buckets) {
@@ -53,17 +50,18 @@ public final class FluoSeed {
   }
 
   /**
-   * What the frontier entry of a URI in the frontier is derived from ({@link
-   * FluoSchema#encodeFrontierInputs}): its urc and its schedule's next fetch (none when never
-   * crawled).
+   * A URI's sum in the {@code um:} queue ({@link FluoSchema#encodeUriSum}): its state and its crawl
+   * history's next fetch (null when it has no history) — what its frontier entry is derived from
+   * too. Only for a URI that is seen or has a history ({@code state} or {@code nextFetchMillis} not
+   * empty).
    */
-  public RowColumnValue frontier(String uriKey, FrontierInputs inputs) {
-    return new RowColumnValue(
-        FluoSchema.frontierRow(uriKey), FRONTIER_IN, FluoSchema.encodeFrontierInputs(inputs));
-  }
-
-  public RowColumnValue uri(String uriKey, UriState state) {
-    return uris.convert(uriKey, new UriState.Delta(state.urc(), state.crawled()));
+  public RowColumnValue uri(String uriKey, UriState state, Long nextFetchMillis) {
+    UriUpdate sum =
+        new UriUpdate(new UriState.Delta(state.urc(), state.crawled()), nextFetchMillis);
+    if (sum.isEmpty()) {
+      throw new IllegalArgumentException("nothing to seed for " + uriKey);
+    }
+    return uris.convert(uriKey, sum);
   }
 
   public RowColumnValue domain(String domain, long seenUris) {

@@ -1,6 +1,6 @@
 package io.webindex.seed;
 
-import io.webindex.core.model.UriState;
+import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.CellChangeCodec;
 import io.webindex.core.schema.FluoSchema;
@@ -13,10 +13,11 @@ import org.apache.fluo.recipes.core.serialization.SimpleSerializer;
 /**
  * The fluo-recipes serializer for every key and value of webindex's queues: readable text (UTF-8),
  * so the Fluo table can be inspected with a plain scan. Strings (the queues' keys) followed by
- * {@link #KEY_TRAILER}, longs in decimal, URI deltas as {@code <urc>,<crawled>} ({@link
- * FluoSchema}), exports as encoded cell changes ({@link CellChangeCodec}) followed by encoded
- * history changes ({@link TimedCellChangeCodec}: lines with other first letters) and the
- * frontier-table changes (cell-change lines each prefixed with {@link #FRONTIER_LINE}).
+ * {@link #KEY_TRAILER}, longs in decimal, URI sums and updates as {@code <urc>,<crawled>[,<next
+ * fetch ms>]} ({@link FluoSchema#encodeUriSum}), exports as encoded cell changes ({@link
+ * CellChangeCodec}) followed by encoded history changes ({@link TimedCellChangeCodec}: lines with
+ * other first letters) and the frontier-table changes (cell-change lines each prefixed with {@link
+ * #FRONTIER_LINE}).
  *
  * <p>Why the trailer: a combine queue takes each key out of its update rows ({@code
  * <id>:u:<bucket>:<key><8-byte timestamp>}) as a slice of the row, and groups the updates in a hash
@@ -54,8 +55,8 @@ public final class WebindexSerializer implements SimpleSerializer {
       s = str + KEY_TRAILER;
     } else if (obj instanceof Long l) {
       s = Long.toString(l);
-    } else if (obj instanceof UriState.Delta d) {
-      s = FluoSchema.encodeUriDelta(d);
+    } else if (obj instanceof UriUpdate u) {
+      s = FluoSchema.encodeUriSum(u);
     } else if (obj instanceof IndexExport e) {
       s =
           CellChangeCodec.encode(e.changes())
@@ -78,8 +79,8 @@ public final class WebindexSerializer implements SimpleSerializer {
       o = s.substring(0, s.length() - KEY_TRAILER_LENGTH);
     } else if (clazz == Long.class) {
       o = Long.parseLong(s);
-    } else if (clazz == UriState.Delta.class) {
-      o = FluoSchema.decodeUriDelta(s);
+    } else if (clazz == UriUpdate.class) {
+      o = FluoSchema.decodeUriSum(s);
     } else if (clazz == IndexExport.class) {
       o = export(s);
     } else {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.webindex.core.model.UriState;
+import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.TimedCell;
@@ -57,8 +58,11 @@ class WebindexSerializerTest {
       assertEquals(key, serializer.deserialize(serializer.serialize(key), String.class));
     }
     assertEquals(-42L, serializer.deserialize(serializer.serialize(-42L), Long.class));
-    UriState.Delta d = new UriState.Delta(-3, 1);
-    assertEquals(d, serializer.deserialize(serializer.serialize(d), UriState.Delta.class));
+    UriUpdate d = UriUpdate.of(new UriState.Delta(-3, 1));
+    assertEquals(d, serializer.deserialize(serializer.serialize(d), UriUpdate.class));
+    UriUpdate n = new UriUpdate(new UriState.Delta(2, 1), 1798797600000L);
+    assertEquals("2,1,1798797600000", new String(serializer.serialize(n), StandardCharsets.UTF_8));
+    assertEquals(n, serializer.deserialize(serializer.serialize(n), UriUpdate.class));
     assertEquals("-3,1", new String(serializer.serialize(d), StandardCharsets.UTF_8));
   }
 

@@ -436,11 +436,6 @@ final class Recompute {
         new Path(urisOut, UriJob.OUT_FLUO_HISTORY),
         new Path(sortedOut, SortJob.OUT_FLUO),
         "hist-");
-    moveFiles(
-        workFs,
-        new Path(urisOut, UriJob.OUT_FLUO_FRONTIER),
-        new Path(sortedOut, SortJob.OUT_FLUO),
-        "fr-");
     moveFiles(workFs, new Path(urisOut, UriJob.OUT_HISTORY), new Path(sortedOut, OUT_HISTORY), "");
     writeSeedVersion(workFs, new Path(sortedOut, SortJob.OUT_FLUO));
     return new Splits(uriSplits, querySplits);

@@ -68,16 +68,15 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
  * <p>Every URI with a crawl history or seen gets its frontier entry ({@link Frontiers#entry}: due
  * at its schedule's next fetch, or at once when never crawled and linked to), a gone page nobody
  * links to included. Its frontier-table cell lives in its host's row {@code q:<host>}, so it goes
- * to the sort job too ({@link CellKey#FRONTIER}); the Fluo seed gets what the entry is derived from
- * as {@code f:<uri> fr:in} ({@code fluofr}: a file set of its own, in URI order like {@code
- * fluohist}).
+ * to the sort job too ({@link CellKey#FRONTIER}); what the entry is derived from, the URI's state
+ * and its history's next fetch, goes into its {@code um:} sum of the Fluo seed (also for a gone
+ * page nobody links to).
  */
 public final class UriJob {
   static final String OUT_FLUO = "fluo";
   static final String OUT_CELLS = "cells";
   static final String OUT_HISTORY = "history";
   static final String OUT_FLUO_HISTORY = "fluohist";
-  static final String OUT_FLUO_FRONTIER = "fluofr";
 
   static final String HISTORY_VERSIONS = "webindex.mr.history.versions";
   static final String SCHEDULE = "webindex.mr.schedule";
@@ -133,8 +132,6 @@ public final class UriJob {
         job, OUT_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_FLUO_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO_FRONTIER, AccumuloFileOutputFormat.class, Key.class, Value.class);
     return job;
   }
 
@@ -326,16 +323,19 @@ public final class UriJob {
       if (!history.isEmpty()) {
         writeFluo(OUT_FLUO_HISTORY, seed.history(uri, history));
       }
-      // the frontier entry: also of a gone page nobody links to (it is checked again at its next
-      // fetch), so before the return of URIs not seen
+      // the frontier entry and the Fluo sum it is derived from: also of a gone page nobody links
+      // to (it is checked again at its next fetch), so before the return of URIs not seen
       Schedule sched = history.isEmpty() ? null : HistoryCells.schedule(history, schedule);
-      FrontierInputs frontierIn =
-          new FrontierInputs(state.urc(), sched == null ? null : sched.nextFetchMillis());
-      Optional<FrontierEntry> entry = Frontiers.entry(uri, frontierIn);
+      Long nextFetch = sched == null ? null : sched.nextFetchMillis();
+      Optional<FrontierEntry> entry =
+          Frontiers.entry(uri, new FrontierInputs(state.urc(), nextFetch));
       if (entry.isPresent()) {
         Cell c = FrontierSchema.cell(entry.get());
         toSort(CellKeys.frontier(c), CellKeys.value(c));
-        writeFluo(OUT_FLUO_FRONTIER, seed.frontier(uri, frontierIn));
+      }
+      if (state.seen() || nextFetch != null) {
+        RowColumnValue um = seed.uri(uri, state, nextFetch);
+        toSort(CellKeys.fluo(um), CellValue.ofFinal(um.getValue().toArray()));
       }
       if (!current && inlinks == 0) {
         return; // only earlier urc points: a URI this run does not know
@@ -367,8 +367,6 @@ public final class UriJob {
       for (Cell c : IndexCells.domain(domain, 1)) {
         toSort(CellKeys.query(c), CellValue.partial(CellValue.COUNT, 1, ""));
       }
-      RowColumnValue um = seed.uri(uri, state);
-      toSort(CellKeys.fluo(um), CellValue.ofFinal(um.getValue().toArray()));
       RowColumnValue dm = seed.domain(domain, 1);
       toSort(CellKeys.fluo(dm), CellValue.partial(CellValue.DOMAIN_SEED, 1, domain));
     }

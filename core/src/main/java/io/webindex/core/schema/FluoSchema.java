@@ -1,6 +1,5 @@
 package io.webindex.core.schema;
 
-import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.model.UriState;
 import io.webindex.core.model.UriUpdate;
 import java.util.LinkedHashMap;
@@ -14,15 +13,13 @@ import java.util.Map;
  * <ul>
  *   <li>{@code p:<uri>} {@code page:cur} — the current version of the page in stored JSON (see
  *       {@link io.webindex.core.json.PageJson#toStoredJson}), deletions included as tombstones.
- *   <li>{@code um} — URI key → {@code <urc>,<crawled>} (a {@link UriState.Delta}; sums are states);
- *       the updates one transaction adds to one of its buckets in one entry ({@link
- *       #encodeUriUpdates}).
+ *   <li>{@code um} — URI key → its state and its crawl history's next fetch, {@code
+ *       <urc>,<crawled>[,<next fetch ms>]} ({@link #encodeUriSum}: the combination of every {@link
+ *       UriUpdate} of the URI, from which its frontier entry is derived too); the updates one
+ *       transaction adds to one of the queue's buckets in one entry ({@link #encodeUriUpdates}).
  *   <li>{@code dm} — reversed domain → number of seen URIs (decimal).
  *   <li>{@code h:<uri>} {@code hist:all} — the URI's full crawl history, every crawl with its
  *       winning page version (encoded by {@link HistorySchema#encodeFullHistory}).
- *   <li>{@code f:<uri>} {@code fr:in} — what the URI's frontier entry is derived from ({@link
- *       FrontierInputs}: {@code <urc> <next fetch ms>}, {@code <urc> -} when never crawled), for
- *       every URI in the frontier.
  *   <li>{@code eq} — updates for the query table.
  *   <li>{@code meta:loader loader:applied} — the highest batch fully applied (decimal); a batch run
  *       seeds it with its snapshot.
@@ -42,12 +39,6 @@ public final class FluoSchema {
 
   /** A URI's crawl-history row. */
   public static final String HIST_PREFIX = "h:";
-
-  /** A URI's frontier row: what its frontier entry is derived from. */
-  public static final String FRONTIER_PREFIX = "f:";
-
-  public static final String FAM_FRONTIER = "fr";
-  public static final String QUAL_IN = "in";
 
   public static final String FAM_HIST = "hist";
   public static final String QUAL_ALL = "all";
@@ -74,7 +65,6 @@ public final class FluoSchema {
   public static boolean isStateRow(String row) {
     return row.startsWith(PAGE_PREFIX)
         || row.startsWith(HIST_PREFIX)
-        || row.startsWith(FRONTIER_PREFIX)
         || row.startsWith(URI_MAP_ID + ":")
         || row.startsWith(DOMAIN_MAP_ID + ":")
         || row.startsWith(META_PREFIX);
@@ -102,39 +92,6 @@ public final class FluoSchema {
     return row.substring(HIST_PREFIX.length());
   }
 
-  public static String frontierRow(String uriKey) {
-    if (uriKey.isEmpty()) {
-      throw new IllegalArgumentException("an empty URI key");
-    }
-    return FRONTIER_PREFIX + uriKey;
-  }
-
-  public static String uriKeyOfFrontierRow(String row) {
-    if (!row.startsWith(FRONTIER_PREFIX) || row.length() == FRONTIER_PREFIX.length()) {
-      throw new IllegalArgumentException("not a Fluo frontier row: " + row);
-    }
-    return row.substring(FRONTIER_PREFIX.length());
-  }
-
-  /** {@code <urc> <next fetch ms>}, or {@code <urc> -} for a URI never crawled. */
-  public static String encodeFrontierInputs(FrontierInputs in) {
-    return in.urc() + " " + (in.crawled() ? Long.toString(in.nextFetchMillis()) : "-");
-  }
-
-  public static FrontierInputs decodeFrontierInputs(String s) {
-    int sp = s.indexOf(' ');
-    if (sp < 1 || sp == s.length() - 1) {
-      throw new IllegalArgumentException("not <urc> <next fetch ms or ->: " + s);
-    }
-    try {
-      String next = s.substring(sp + 1);
-      return new FrontierInputs(
-          Long.parseLong(s.substring(0, sp)), next.equals("-") ? null : Long.parseLong(next));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not <urc> <next fetch ms or ->: " + s, e);
-    }
-  }
-
   public static String encodeUriDelta(UriState.Delta d) {
     return d.urc() + "," + d.crawled();
   }
@@ -146,6 +103,30 @@ public final class FluoSchema {
     }
     return new UriState.Delta(
         Long.parseLong(s.substring(0, comma)), Long.parseLong(s.substring(comma + 1)));
+  }
+
+  /**
+   * A URI's sum in the {@code um} queue — its {@code (urc, crawled)} and its crawl history's next
+   * fetch, the combination of all its {@link UriUpdate}s — or one update's value in a queue entry:
+   * {@code <urc>,<crawled>}, followed by {@code ,<next fetch ms>} when it has one.
+   */
+  public static String encodeUriSum(UriUpdate u) {
+    String delta = u.delta().urc() + "," + u.delta().crawled();
+    return u.nextFetchMillis() == null ? delta : delta + "," + u.nextFetchMillis().longValue();
+  }
+
+  /** The sum or update {@link #encodeUriSum} wrote. */
+  public static UriUpdate decodeUriSum(String s) {
+    int first = s.indexOf(',');
+    int second = first < 0 ? -1 : s.indexOf(',', first + 1);
+    try {
+      return second < 0
+          ? UriUpdate.of(decodeUriDelta(s))
+          : new UriUpdate(
+              decodeUriDelta(s.substring(0, second)), Long.parseLong(s.substring(second + 1)));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not <urc>,<crawled>[,<next fetch ms>]: " + s, e);
+    }
   }
 
   /**
@@ -161,12 +142,7 @@ public final class FluoSchema {
       if (key.isEmpty() || key.indexOf('\n') >= 0) {
         throw new IllegalArgumentException("not a URI key: " + key);
       }
-      UriUpdate u = e.getValue();
-      sb.append(key).append(' ').append(u.delta().urc()).append(',').append(u.delta().crawled());
-      if (u.nextFetchMillis() != null) {
-        sb.append(',').append(u.nextFetchMillis().longValue());
-      }
-      sb.append('\n');
+      sb.append(key).append(' ').append(encodeUriSum(e.getValue())).append('\n');
     }
     return sb.toString();
   }
@@ -186,18 +162,10 @@ public final class FluoSchema {
         throw new IllegalArgumentException("not <uri key> <urc>,<crawled>[,<next fetch>]: " + line);
       }
       String key = s.substring(start, sp);
-      String value = s.substring(sp + 1, end);
-      int first = value.indexOf(',');
-      int second = first < 0 ? -1 : value.indexOf(',', first + 1);
       UriUpdate u;
       try {
-        u =
-            second < 0
-                ? UriUpdate.of(decodeUriDelta(value))
-                : new UriUpdate(
-                    decodeUriDelta(value.substring(0, second)),
-                    Long.parseLong(value.substring(second + 1)));
-      } catch (NumberFormatException e) {
+        u = decodeUriSum(s.substring(sp + 1, end));
+      } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "not <uri key> <urc>,<crawled>[,<next fetch>]: " + line, e);
       }

@@ -9,7 +9,6 @@ import io.webindex.core.index.FrontierCells;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CellChange;
 import io.webindex.core.schema.DumpFormat;
-import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.schema.FrontierSchema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -112,23 +111,6 @@ class FrontiersTest {
   }
 
   @Test
-  void theFluoApplicationsFrontierInputs() {
-    assertEquals("3 -", FluoSchema.encodeFrontierInputs(new FrontierInputs(3, null)));
-    assertEquals(
-        "0 1797760800000", FluoSchema.encodeFrontierInputs(new FrontierInputs(0, 1797760800000L)));
-    assertEquals(new FrontierInputs(3, null), FluoSchema.decodeFrontierInputs("3 -"));
-    assertEquals(
-        new FrontierInputs(0, 1797760800000L), FluoSchema.decodeFrontierInputs("0 1797760800000"));
-    for (String bad : List.of("", "3", "3 ", " 3", "x -", "-1 -", "3 x", "3 - 1")) {
-      assertThrows(IllegalArgumentException.class, () -> FluoSchema.decodeFrontierInputs(bad), bad);
-    }
-    assertEquals("f:com.c", FluoSchema.frontierRow("com.c"));
-    assertEquals(
-        Frontiers.entry("com.c", 3, null), Frontiers.entry("com.c", new FrontierInputs(3, null)));
-    assertEquals(Optional.empty(), Frontiers.entry("com.c", FrontierInputs.NONE));
-  }
-
-  @Test
   void aCellTheCodecDidNotWriteIsRefused() {
     Cell good = FrontierSchema.cell(Frontiers.entry("com.c", 3, null).orElseThrow());
     List<Cell> bad =
@@ -150,5 +132,12 @@ class FrontiersTest {
         FrontiersTest.class.getResourceAsStream("/io/webindex/core/frontier/" + name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
     }
+  }
+
+  @Test
+  void theEntryOfTheFluoApplicationsInputs() {
+    assertEquals(
+        Frontiers.entry("com.c", 3, null), Frontiers.entry("com.c", new FrontierInputs(3, null)));
+    assertEquals(Optional.empty(), Frontiers.entry("com.c", FrontierInputs.NONE));
   }
 }

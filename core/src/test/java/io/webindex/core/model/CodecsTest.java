@@ -125,6 +125,21 @@ class CodecsTest {
   }
 
   @Test
+  void uriSumGolden() {
+    assertEquals("3,1", FluoSchema.encodeUriSum(UriUpdate.of(new UriState.Delta(3, 1))));
+    assertEquals(
+        "0,0,1797760800000",
+        FluoSchema.encodeUriSum(new UriUpdate(UriState.Delta.ZERO, 1797760800000L)));
+    assertEquals(UriUpdate.of(new UriState.Delta(-2, 0)), FluoSchema.decodeUriSum("-2,0"));
+    assertEquals(
+        new UriUpdate(new UriState.Delta(5, 1), 1797760800000L),
+        FluoSchema.decodeUriSum("5,1,1797760800000"));
+    for (String bad : List.of("", "3", "3,", "x,1", "3,1,", "3,1,x", "3,1,2,4")) {
+      assertThrows(IllegalArgumentException.class, () -> FluoSchema.decodeUriSum(bad), bad);
+    }
+  }
+
+  @Test
   void uriUpdatesCombineInOrder() {
     UriUpdate a = new UriUpdate(new UriState.Delta(1, 1), 10L);
     UriUpdate b = UriUpdate.of(new UriState.Delta(2, -1));
