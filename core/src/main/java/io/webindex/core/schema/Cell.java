@@ -51,21 +51,26 @@ public record Cell(String row, String family, String qualifier, String value) {
     }
   }
 
-  /** Unsigned byte order of the UTF-8 forms; equal to String order for ASCII. */
+  /**
+   * Unsigned byte order of the UTF-8 forms, without encoding them: up to the first char that
+   * differs the forms are equal, and where neither of the two differing chars is a surrogate, UTF-8
+   * orders them as their code points (a string that is a prefix of the other comes first). Only a
+   * surrogate at the first difference (a char beyond U+FFFF, or a lone one, which UTF-8 replaces)
+   * compares the encoded forms.
+   */
   public static int compareBytes(String a, String b) {
-    if (isAscii(a) && isAscii(b)) {
-      return a.compareTo(b);
-    }
-    return Arrays.compareUnsigned(
-        a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static boolean isAscii(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= 0x80) {
-        return false;
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char x = a.charAt(i);
+      char y = b.charAt(i);
+      if (x != y) {
+        if (Character.isSurrogate(x) || Character.isSurrogate(y)) {
+          return Arrays.compareUnsigned(
+              a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+        }
+        return x - y;
       }
     }
-    return true;
+    return a.length() - b.length();
   }
 }
