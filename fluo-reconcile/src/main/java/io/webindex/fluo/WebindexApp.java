@@ -321,6 +321,9 @@ public final class WebindexApp {
     registry.deleteApp(app);
   }
 
+  /** How the seed files of the frontier inputs' own rows ({@code f:}) of earlier builds begin. */
+  static final String OLD_FRONTIER_SEED = "fr-";
+
   /**
    * Initialises the base application afresh from a successful batch run (see {@link
    * #initializeFromRun(WebindexConfig, RunRecord, Configuration, String)}).
@@ -378,6 +381,19 @@ public final class WebindexApp {
     if (seedFiles == null || seedFiles.length == 0) {
       throw new StoreException(
           "the Fluo seed of run " + run.runId() + " is missing (no RFiles in " + seed + ")");
+    }
+    for (FileStatus f : seedFiles) {
+      if (f.getPath().getName().startsWith(OLD_FRONTIER_SEED)) {
+        // a seed of a build of this version from before the frontier inputs moved into the um:
+        // sums: its sums lack the next fetch, which the application would take for "never crawled"
+        throw new StoreException(
+            "the Fluo seed of run "
+                + run.runId()
+                + " holds frontier inputs in rows of their own ("
+                + f.getPath().getName()
+                + "), the layout of an earlier build: recompute a new run (recompute --run NEW_ID)"
+                + " and start from that one");
+      }
     }
     Connector conn = AccumuloConnections.connect(cfg);
     if (!conn.tableOperations().exists(run.table())) {

@@ -447,8 +447,8 @@ class BatchLoadingIT extends AccumuloITBase {
   /**
    * An application initialised by another version of webindex (here: one from before versions were
    * recorded) is refused by the loader, naming the upgrade; a run recomputed by another version
-   * seeds no application. (The messages for a recorded older or newer version: {@link
-   * VersionMismatchTest}.)
+   * seeds no application, nor does a seed of an earlier build with the frontier inputs in rows of
+   * their own. (The messages for a recorded older or newer version: {@link VersionMismatchTest}.)
    */
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -514,6 +514,35 @@ class BatchLoadingIT extends AccumuloITBase {
     assertTrue(
         e.getMessage()
             .startsWith("run r09 (its Fluo seed) was recomputed by webindex 0.9.0, and this is"),
+        e.getMessage());
+
+    // a seed of this version's earlier builds, with the frontier inputs in rows of their own
+    java.nio.file.Path oldSeed = java.nio.file.Files.createDirectories(tmp.resolve("seed-fr"));
+    java.nio.file.Files.write(oldSeed.resolve("uri-part-r-00000.rf"), new byte[0]);
+    java.nio.file.Files.write(oldSeed.resolve("fr-part-r-00000.rf"), new byte[0]);
+    io.webindex.store.RunRecord frSeed =
+        new io.webindex.store.RunRecord(
+            "r10",
+            io.webindex.store.RunRecord.Status.SUCCEEDED,
+            0,
+            prefixTable(),
+            java.time.Instant.now(),
+            java.time.Instant.now(),
+            List.of(),
+            Map.of(),
+            oldSeed.toString(),
+            tmp.resolve("work").toString(),
+            "",
+            cfg.fluoBuckets(),
+            io.webindex.core.Version.current().webindex());
+    e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.webindex.store.StoreException.class,
+            () -> WebindexApp.initializeFromRun(cfg, frSeed, new Configuration(), "other"));
+    assertEquals(
+        "the Fluo seed of run r10 holds frontier inputs in rows of their own"
+            + " (fr-part-r-00000.rf), the layout of an earlier build: recompute a new run"
+            + " (recompute --run NEW_ID) and start from that one",
         e.getMessage());
   }
 
