@@ -4,6 +4,7 @@ import com.google.common.hash.Hashing;
 import io.webindex.core.model.UriState;
 import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.FluoSchema;
+import io.webindex.store.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -84,12 +85,19 @@ final class UriQueue {
     this.serializer = serializer;
   }
 
-  /** The queue of the application configured in {@code app} ({@link #configure}). */
+  /**
+   * The queue of the application configured in {@code app} ({@link #configure}).
+   *
+   * @throws StoreException when the application records no bucket count (an earlier build)
+   */
   static UriQueue of(SimpleConfiguration app) {
     int n = app.getInt(BUCKETS, 0);
     if (n < 1) {
-      throw new IllegalStateException(
-          "the Fluo application has no " + BUCKETS + ": initialised by another webindex");
+      throw new StoreException(
+          "the Fluo application records no "
+              + BUCKETS
+              + ": it was initialised by an earlier build of webindex, whose um: queue this one"
+              + " cannot read; recompute a new run and reconcile to it");
     }
     return new UriQueue(n, SimpleSerializer.getInstance(app));
   }

@@ -8,8 +8,10 @@ import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.seed.WebindexSerializer;
+import io.webindex.store.StoreException;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.fluo.api.config.SimpleConfiguration;
 import org.apache.fluo.api.data.RowColumnValue;
 import org.apache.fluo.recipes.core.combine.CombineQueue;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,22 @@ class UriQueueTest {
       // the keys reach several buckets, so the comparison covers the bucket function
       assertEquals(buckets == 1, used.size() == 1, used.size() + " buckets of " + buckets);
     }
+  }
+
+  @Test
+  void anApplicationOfAnEarlierBuildIsRefused() {
+    SimpleConfiguration app = new SimpleConfiguration();
+    StoreException e = assertThrows(StoreException.class, () -> UriQueue.of(app));
+    assertEquals(
+        "the Fluo application records no webindex.uri.queue.buckets: it was initialised by an"
+            + " earlier build of webindex, whose um: queue this one cannot read; recompute a new"
+            + " run and reconcile to it",
+        e.getMessage());
+    UriQueue.configure(app, 16);
+    app.setProperty("recipes.serializer", WebindexSerializer.class.getName());
+    assertEquals(
+        new UriQueue(16, new WebindexSerializer()).sumRow("com.a/x"),
+        UriQueue.of(app).sumRow("com.a/x"));
   }
 
   @Test
