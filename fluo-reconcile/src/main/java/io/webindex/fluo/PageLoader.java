@@ -127,9 +127,7 @@ public final class PageLoader implements Loader {
       }
       export.add(pageChanges, history.changes(), List.of());
     }
-    if (!export.isEmpty()) {
-      exports.add(tx, versions.get(0).key(), export.build());
-    }
+    WebindexObservers.export(exports, tx, versions.get(0).key(), export.build());
     updates.values().removeIf(UriUpdate::isEmpty);
     if (!updates.isEmpty()) {
       uris.addAll(tx, updates);

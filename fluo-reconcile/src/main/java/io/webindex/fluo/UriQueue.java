@@ -5,7 +5,6 @@ import io.webindex.core.model.UriState;
 import io.webindex.core.model.UriUpdate;
 import io.webindex.core.schema.FluoSchema;
 import io.webindex.store.StoreException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -120,15 +119,7 @@ final class UriQueue {
   /** The row of a URI's sum: {@code um:d:<bucket>:<serialized key>}. */
   Bytes sumRow(String uriKey) {
     byte[] key = serializer.serialize(uriKey);
-    return row(SUM_PREFIX + bucket(key) + ":", key);
-  }
-
-  private static Bytes row(String prefix, byte[] rest) {
-    byte[] p = prefix.getBytes(StandardCharsets.UTF_8);
-    byte[] row = new byte[p.length + rest.length];
-    System.arraycopy(p, 0, row, 0, p.length);
-    System.arraycopy(rest, 0, row, p.length, rest.length);
-    return Bytes.of(row);
+    return Bytes.builder().append(SUM_PREFIX).append(bucket(key)).append(":").append(key).toBytes();
   }
 
   /**

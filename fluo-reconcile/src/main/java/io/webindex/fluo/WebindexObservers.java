@@ -60,12 +60,18 @@ public final class WebindexObservers implements ObserverProvider {
             export.add(IndexCells.domainChanges(c.getKey(), before, after), List.of(), List.of());
             first = first == null ? c.getKey() : first;
           }
-          if (!export.isEmpty()) {
-            exports.add(tx, first, export.build());
-          }
+          export(exports, tx, first, export.build());
         });
 
     exports.registerObserver(registry, new QueryTableExporter(app));
+  }
+
+  /** Adds a transaction's export (under {@code key}, which picks its bucket) unless it is empty. */
+  static void export(
+      ExportQueue<String, IndexExport> exports, TransactionBase tx, String key, IndexExport e) {
+    if (!e.isEmpty()) {
+      exports.add(tx, key, e);
+    }
   }
 
   /**
@@ -100,9 +106,7 @@ public final class WebindexObservers implements ObserverProvider {
                 new FrontierInputs(before.urc(), c.before().nextFetchMillis()),
                 new FrontierInputs(after.urc(), c.after().nextFetchMillis())));
       }
-      if (!export.isEmpty()) {
-        exports.add(tx, changes.get(0).key(), export.build());
-      }
+      export(exports, tx, changes.get(0).key(), export.build());
       domainDeltas.values().removeIf(v -> v == 0);
       if (!domainDeltas.isEmpty()) {
         domains.addAll(tx, domainDeltas);

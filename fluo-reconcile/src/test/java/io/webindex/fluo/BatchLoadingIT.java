@@ -492,21 +492,7 @@ class BatchLoadingIT extends AccumuloITBase {
         "a refused application is the operator's to sort out, not a crash");
     assertEquals("load: " + refused.getMessage() + "\n", err.toString());
 
-    io.webindex.store.RunRecord old =
-        new io.webindex.store.RunRecord(
-            "r09",
-            io.webindex.store.RunRecord.Status.SUCCEEDED,
-            0,
-            prefixTable(),
-            java.time.Instant.now(),
-            java.time.Instant.now(),
-            List.of(),
-            Map.of(),
-            tmp.resolve("seed").toString(),
-            tmp.resolve("work").toString(),
-            "",
-            cfg.fluoBuckets(),
-            "0.9.0");
+    io.webindex.store.RunRecord old = succeededRun("r09", tmp.resolve("seed"), "0.9.0");
     io.webindex.store.StoreException e =
         org.junit.jupiter.api.Assertions.assertThrows(
             io.webindex.store.StoreException.class,
@@ -521,20 +507,7 @@ class BatchLoadingIT extends AccumuloITBase {
     java.nio.file.Files.write(oldSeed.resolve("uri-part-r-00000.rf"), new byte[0]);
     java.nio.file.Files.write(oldSeed.resolve("fr-part-r-00000.rf"), new byte[0]);
     io.webindex.store.RunRecord frSeed =
-        new io.webindex.store.RunRecord(
-            "r10",
-            io.webindex.store.RunRecord.Status.SUCCEEDED,
-            0,
-            prefixTable(),
-            java.time.Instant.now(),
-            java.time.Instant.now(),
-            List.of(),
-            Map.of(),
-            oldSeed.toString(),
-            tmp.resolve("work").toString(),
-            "",
-            cfg.fluoBuckets(),
-            io.webindex.core.Version.current().webindex());
+        succeededRun("r10", oldSeed, io.webindex.core.Version.current().webindex());
     e =
         org.junit.jupiter.api.Assertions.assertThrows(
             io.webindex.store.StoreException.class,
@@ -544,6 +517,25 @@ class BatchLoadingIT extends AccumuloITBase {
             + " (fr-part-r-00000.rf), the layout of an earlier build: recompute a new run"
             + " (recompute --run NEW_ID) and start from that one",
         e.getMessage());
+  }
+
+  /** A run record of a succeeded run of the query table, its seed in {@code seed}. */
+  private io.webindex.store.RunRecord succeededRun(
+      String id, java.nio.file.Path seed, String version) {
+    return new io.webindex.store.RunRecord(
+        id,
+        io.webindex.store.RunRecord.Status.SUCCEEDED,
+        0,
+        prefixTable(),
+        java.time.Instant.now(),
+        java.time.Instant.now(),
+        List.of(),
+        Map.of(),
+        seed.toString(),
+        tmp.resolve("work").toString(),
+        "",
+        cfg.fluoBuckets(),
+        version);
   }
 
   private String prefixTable() {

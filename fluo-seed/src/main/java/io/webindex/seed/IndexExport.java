@@ -53,11 +53,6 @@ public record IndexExport(
       return this;
     }
 
-    /** Whether nothing was added that changes a table. */
-    public boolean isEmpty() {
-      return changes.isEmpty() && history.isEmpty() && frontier.isEmpty();
-    }
-
     public IndexExport build() {
       return new IndexExport(changes, history, frontier);
     }

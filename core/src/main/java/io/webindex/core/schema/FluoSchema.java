@@ -111,7 +111,7 @@ public final class FluoSchema {
    * {@code <urc>,<crawled>}, followed by {@code ,<next fetch ms>} when it has one.
    */
   public static String encodeUriSum(UriUpdate u) {
-    String delta = u.delta().urc() + "," + u.delta().crawled();
+    String delta = encodeUriDelta(u.delta());
     return u.nextFetchMillis() == null ? delta : delta + "," + u.nextFetchMillis().longValue();
   }
 
@@ -157,17 +157,15 @@ public final class FluoSchema {
         throw new IllegalArgumentException("URI updates not ending in a line break: " + s);
       }
       int sp = s.lastIndexOf(' ', end);
-      String line = s.substring(start, end);
       if (sp <= start) {
-        throw new IllegalArgumentException("not <uri key> <urc>,<crawled>[,<next fetch>]: " + line);
+        throw notAnUpdateLine(s, start, end, null);
       }
       String key = s.substring(start, sp);
       UriUpdate u;
       try {
         u = decodeUriSum(s.substring(sp + 1, end));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "not <uri key> <urc>,<crawled>[,<next fetch>]: " + line, e);
+        throw notAnUpdateLine(s, start, end, e);
       }
       if (updates.put(key, u) != null) {
         throw new IllegalArgumentException("a URI twice in one entry of URI updates: " + key);
@@ -175,5 +173,12 @@ public final class FluoSchema {
       start = end + 1;
     }
     return updates;
+  }
+
+  /** The error for line {@code s[start, end)} of URI updates (built only when there is one). */
+  private static IllegalArgumentException notAnUpdateLine(
+      String s, int start, int end, Exception cause) {
+    return new IllegalArgumentException(
+        "not <uri key> <urc>,<crawled>[,<next fetch>]: " + s.substring(start, end), cause);
   }
 }

@@ -117,10 +117,7 @@ public final class Metrics {
   private static final class IncludedRegistries extends Collector {
     @Override
     public List<MetricFamilySamples> collect() {
-      List<MetricRegistry> registries;
-      synchronized (INCLUDED) {
-        registries = new ArrayList<>(INCLUDED);
-      }
+      List<MetricRegistry> registries = included();
       Map<String, MetricFamilySamples> families = new LinkedHashMap<>();
       Set<String> seen = new HashSet<>();
       for (MetricRegistry r : registries) {
