@@ -13,6 +13,8 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Reader;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +25,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.hadoop.conf.Configuration;
 
@@ -45,6 +49,9 @@ import org.apache.hadoop.conf.Configuration;
  * </ol>
  */
 public final class Cli {
+  /** A URI's scheme at the start of a typed path: two characters at least, then a colon. */
+  private static final Pattern URI_SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]+):");
+
   /** System property naming the home directory; {@code bin/webindex} sets it to the repo root. */
   public static final String HOME_PROPERTY = "webindex.home";
 
@@ -158,9 +165,35 @@ public final class Cli {
     return hadoop.localConfiguration();
   }
 
-  /** A path the operator typed: relative to the working directory. */
+  /**
+   * A local path the operator typed: relative to the working directory, or a {@code file:} URI (as
+   * the store root of {@code webindex.properties} is written, e.g. {@code file:///data/store}).
+   *
+   * @throws UsageException for a URI of another file system ({@code hdfs://…}): these options name
+   *     a directory of the machine the command runs on
+   */
   public Path userPath(String typed) {
-    return Paths.get(typed).toAbsolutePath().normalize();
+    Matcher uri = URI_SCHEME.matcher(typed);
+    if (!uri.lookingAt()) {
+      return Paths.get(typed).toAbsolutePath().normalize();
+    }
+    String scheme = uri.group(1);
+    if (!scheme.equalsIgnoreCase("file")) {
+      throw new UsageException(
+          typed
+              + ": a directory of this machine is expected here, not a "
+              + scheme
+              + ": URI (write locally, then copy it there, e.g. with hadoop fs -put)");
+    }
+    try {
+      URI u = new URI(typed);
+      if (u.isOpaque() || (u.getAuthority() != null && !u.getAuthority().isEmpty())) {
+        throw new URISyntaxException(typed, "an absolute path, file:///dir, is expected");
+      }
+      return Paths.get(u).toAbsolutePath().normalize();
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      throw new UsageException(typed + ": not a file: URI of a local directory (file:///dir)");
+    }
   }
 
   /**

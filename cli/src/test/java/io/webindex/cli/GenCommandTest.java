@@ -171,6 +171,29 @@ class GenCommandTest {
     assertEquals(2, gen(tmp.resolve("x"), "--pages", "10", "--seed", "ten").status());
   }
 
+  @Test
+  void outTakesAFileUriAsTheStoreRootIsWrittenAndRefusesAnotherFileSystem() throws IOException {
+    Path out = tmp.resolve("store");
+    Run r = Run.of(tmp, "gen", "--out", out.toUri().toString(), "--pages", "100");
+    assertEquals(0, r.status(), r.toString());
+    assertEquals(100, lines(out, 0).size(), "file:///… is the directory it names");
+    r = Run.of(tmp, "gen", "--out", "file:" + tmp.resolve("store2"), "--pages", "100");
+    assertEquals(0, r.status(), r.toString());
+    assertEquals(100, lines(tmp.resolve("store2"), 0).size(), "file:/… too");
+    try (Stream<Path> s = Files.list(tmp)) {
+      assertFalse(
+          s.anyMatch(p -> p.getFileName().toString().startsWith("file:")),
+          "never a directory named after the URI");
+    }
+    r = Run.of(tmp, "gen", "--out", "hdfs://nn:8020/webindex/store", "--pages", "100");
+    assertEquals(2, r.status(), r.toString());
+    assertTrue(r.err().contains("not a hdfs: URI"), r.err());
+    assertFalse(r.err().contains("Exception"), r.err());
+    r = Run.of(tmp, "gen", "--out", "file://otherhost/store", "--pages", "100");
+    assertEquals(2, r.status(), r.toString());
+    assertTrue(r.err().contains("file:///dir"), r.err());
+  }
+
   private static byte[] bytes(Path out, int batch) throws IOException {
     return Files.readAllBytes(out.resolve(String.format("batches/%05d/part-00000.jsonl", batch)));
   }

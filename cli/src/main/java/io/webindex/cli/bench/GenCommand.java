@@ -48,7 +48,8 @@ public final class GenCommand implements Command {
         links. The same N, S, M and D always give the same bytes. Every batch is written under
         a temporary name, gets its _SUCCESS marker last and is then renamed to its number, so
         a running loader never reads half of one; existing batches are never overwritten. Point --out at a store root (e.g.
-        work/dev/store of bin/webindex dev) to load or recompute the pages directly.
+        work/dev/store of bin/webindex dev, or the file: URI webindex.properties names) to load
+        or recompute the pages directly; for HDFS, write locally and copy it up with hadoop fs -put.
 
         options:
           --pages N        pages of the initial crawl (batch 0)
