@@ -63,22 +63,39 @@ final class UriQueue {
   static final String BUCKETS = "webindex.uri.queue.buckets";
 
   /**
-   * Distinct URIs one observer transaction takes at most before it leaves the rest for the next.
+   * Distinct URIs one observer transaction takes at most before it leaves the rest for the next: a
+   * bound on its memory and commit, not a batch size. Idle, a transaction takes the few entries of
+   * one loader transaction; behind a loader that outpaces the drain it takes the bucket's whole
+   * backlog, and the more it takes, the more updates of one URI it combines into one sum (at 1,000
+   * the bench's drain wrote 16.6 entries per page version, at 20,000 7.2: performance.md).
    */
-  static final int MAX_URIS = 1_000;
+  static final int MAX_URIS = 20_000;
+
+  /**
+   * The application property that lowers {@link #MAX_URIS} (tests set a few, so that one bucket's
+   * backlog takes several transactions).
+   */
+  static final String MAX_URIS_PROPERTY = "webindex.uri.queue.max-uris";
 
   private static final String ENTRY_PREFIX = FluoSchema.URI_MAP_ID + ":u:";
   private static final String SUM_PREFIX = FluoSchema.URI_MAP_ID + ":d:";
 
   private final int buckets;
   private final int bucketDigits;
+  private final int maxUris;
   private final SimpleSerializer serializer;
 
   UriQueue(int buckets, SimpleSerializer serializer) {
-    if (buckets < 1) {
-      throw new IllegalArgumentException("buckets must be at least 1: " + buckets);
+    this(buckets, MAX_URIS, serializer);
+  }
+
+  UriQueue(int buckets, int maxUris, SimpleSerializer serializer) {
+    if (buckets < 1 || maxUris < 1) {
+      throw new IllegalArgumentException(
+          "buckets and URIs per transaction must be at least 1: " + buckets + ", " + maxUris);
     }
     this.buckets = buckets;
+    this.maxUris = maxUris;
     int bits = 32 - Integer.numberOfLeadingZeros(buckets);
     this.bucketDigits = (bits + 3) / 4;
     this.serializer = serializer;
@@ -98,7 +115,8 @@ final class UriQueue {
               + ": it was initialised by an earlier build of webindex, whose um: queue this one"
               + " cannot read; recompute a new run and reconcile to it");
     }
-    return new UriQueue(n, SimpleSerializer.getInstance(app));
+    return new UriQueue(
+        n, app.getInt(MAX_URIS_PROPERTY, MAX_URIS), SimpleSerializer.getInstance(app));
   }
 
   /** Records the number of buckets in an application's configuration. */
@@ -178,7 +196,7 @@ final class UriQueue {
     Map<String, UriUpdate> updates = new LinkedHashMap<>();
     boolean more = false;
     while (entries.hasNext()) {
-      if (updates.size() >= MAX_URIS) {
+      if (updates.size() >= maxUris) {
         more = true;
         break;
       }

@@ -117,6 +117,8 @@ class FluoEngineIT extends AccumuloITBase {
   static void initialize(String app, String table, long epoch) throws Exception {
     FluoConfiguration fc = WebindexApp.connection(cfg, app);
     WebindexApp.configure(fc, cfg, table, epoch);
+    // a bucket's backlog takes several observer transactions, each leaving the rest to the next
+    fc.getAppConfiguration().setProperty(UriQueue.MAX_URIS_PROPERTY, "2");
     try (FluoAdmin admin = WebindexApp.admin(fc)) {
       admin.initialize(
           new FluoAdmin.InitializationOptions().setClearTable(true).setClearZookeeper(true));
