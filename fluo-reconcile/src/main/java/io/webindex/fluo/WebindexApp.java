@@ -516,6 +516,11 @@ public final class WebindexApp {
       conn.tableOperations()
           .setProperty(
               fc.getAccumuloTable(), Property.TABLE_FILE_COMPRESSION_TYPE.getKey(), "snappy");
+      conn.tableOperations()
+          .setProperty(
+              fc.getAccumuloTable(),
+              Property.TABLE_FILE_COMPRESSED_BLOCK_SIZE.getKey(),
+              Integer.toString(WebindexConfig.RFILE_DATA_BLOCK_BYTES));
       if (!splits.isEmpty()) {
         conn.tableOperations().addSplits(fc.getAccumuloTable(), splits);
       }

@@ -185,8 +185,8 @@ class IncrementalIT extends AccumuloITBase {
 
   /**
    * The application's table was split before the seed came in: where each seed file but the first
-   * begins, and inside the rows of each queue (um data and updates, dm, eq); it writes snappy
-   * files.
+   * begins, and inside the rows of each queue (um data and updates, dm, eq); it writes snappy files
+   * of small data blocks.
    */
   static void assertOptimized(String fluoTable, RunRecord run) throws Exception {
     Set<String> splits = new HashSet<>();
@@ -222,6 +222,10 @@ class IncrementalIT extends AccumuloITBase {
         "snappy",
         propertyOf(fluoTable, "table.file.compress.type"),
         "the Fluo table's compression");
+    assertEquals(
+        "16384",
+        propertyOf(fluoTable, "table.file.compress.blocksize"),
+        "the Fluo table's data blocks: 16 KB, for point reads");
   }
 
   static String propertyOf(String table, String key) throws Exception {

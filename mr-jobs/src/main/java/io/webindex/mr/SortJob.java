@@ -1,5 +1,6 @@
 package io.webindex.mr;
 
+import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
@@ -61,6 +62,7 @@ public final class SortJob {
     c.set(QUERY_SPLITS, SplitSampling.encode(querySplits));
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
+    AccumuloFileOutputFormat.setDataBlockSize(job, WebindexConfig.RFILE_DATA_BLOCK_BYTES);
     job.setJarByClass(SortJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     for (Path p : inputs) {

@@ -1,5 +1,6 @@
 package io.webindex.mr;
 
+import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.frontier.FrontierEntry;
 import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.frontier.Frontiers;
@@ -105,6 +106,7 @@ public final class UriJob {
     c.setLong(RUN_STARTED_MS, history.runStartedMillis());
     RefKeys.UriPartitioner.setSplits(c, uriSplits);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
+    AccumuloFileOutputFormat.setDataBlockSize(job, WebindexConfig.RFILE_DATA_BLOCK_BYTES);
     CompressedSequenceFiles.setCodec(job, compression);
     job.setJarByClass(UriJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
