@@ -1,6 +1,5 @@
 package io.webindex.mr;
 
-import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.schema.QuerySchema;
 import io.webindex.mr.io.CellKey;
 import io.webindex.mr.io.CellValue;
@@ -62,7 +61,6 @@ public final class SortJob {
     c.set(QUERY_SPLITS, SplitSampling.encode(querySplits));
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
-    AccumuloFileOutputFormat.setDataBlockSize(job, WebindexConfig.RFILE_DATA_BLOCK_BYTES);
     job.setJarByClass(SortJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     for (Path p : inputs) {
@@ -83,7 +81,7 @@ public final class SortJob {
     MultipleOutputs.addNamedOutput(
         job, OUT_QUERY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
+        job, OUT_FLUO, FluoSeedFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_FRONTIER, AccumuloFileOutputFormat.class, Key.class, Value.class);
     return job;

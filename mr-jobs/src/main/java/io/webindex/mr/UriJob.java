@@ -1,6 +1,5 @@
 package io.webindex.mr;
 
-import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.frontier.FrontierEntry;
 import io.webindex.core.frontier.FrontierInputs;
 import io.webindex.core.frontier.Frontiers;
@@ -106,7 +105,6 @@ public final class UriJob {
     c.setLong(RUN_STARTED_MS, history.runStartedMillis());
     RefKeys.UriPartitioner.setSplits(c, uriSplits);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
-    AccumuloFileOutputFormat.setDataBlockSize(job, WebindexConfig.RFILE_DATA_BLOCK_BYTES);
     CompressedSequenceFiles.setCodec(job, compression);
     job.setJarByClass(UriJob.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
@@ -124,16 +122,16 @@ public final class UriJob {
     // every write)
     job.setOutputKeyClass(Key.class);
     job.setOutputValueClass(Value.class);
-    LazyOutputFormat.setOutputFormatClass(job, AccumuloFileOutputFormat.class);
+    LazyOutputFormat.setOutputFormatClass(job, FluoSeedFileOutputFormat.class);
     AccumuloFileOutputFormat.setOutputPath(job, out);
     MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO, AccumuloFileOutputFormat.class, Key.class, Value.class);
+        job, OUT_FLUO, FluoSeedFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_CELLS, CompressedSequenceFiles.OutputFormat.class, CellKey.class, CellValue.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
+        job, OUT_FLUO_HISTORY, FluoSeedFileOutputFormat.class, Key.class, Value.class);
     return job;
   }
 

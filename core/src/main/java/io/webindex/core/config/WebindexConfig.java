@@ -87,11 +87,12 @@ public record WebindexConfig(
   public static final Set<String> COMPRESSIONS = Set.of("snappy", "gz", "none");
 
   /**
-   * The uncompressed size of an RFile data block in the files the recompute writes (the seed of the
-   * Fluo table among them) and in those the Fluo table's compactions write: 16 KB instead of
-   * Accumulo's 100 KB. A point read — every Fluo transaction's read and every condition its commit
-   * checks — seeks to a block and then steps through its keys one by one; in 100 KB blocks that
-   * stepping was a third of the tablet server's time during a load (performance.md).
+   * The uncompressed size of an RFile data block in the Fluo seed's files and in those the Fluo
+   * table's compactions write: 16 KB instead of Accumulo's 100 KB (which the query, history and
+   * frontier tables' files keep: the check reads them whole, a third slower in 16 KB blocks). A
+   * point read — every Fluo transaction's read and every condition its commit checks — seeks to a
+   * block and then steps through its keys one by one; in 100 KB blocks that stepping was a third of
+   * the tablet server's time during a load (performance.md).
    */
   public static final int RFILE_DATA_BLOCK_BYTES = 16 * 1024;
 

@@ -1,0 +1,31 @@
+package io.webindex.mr;
+
+import io.webindex.core.config.WebindexConfig;
+import java.io.IOException;
+import org.apache.accumulo.core.client.mapreduce.AccumuloFileOutputFormat;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+
+/**
+ * The RFiles of the Fluo seed: as {@link AccumuloFileOutputFormat} writes them for the job, but in
+ * data blocks of {@link WebindexConfig#RFILE_DATA_BLOCK_BYTES}. Every read of a Fluo transaction
+ * and every lock check of its commit is a point read, which seeks to a block and then steps through
+ * its keys; the query, history and frontier tables' files, which the check reads whole, keep
+ * Accumulo's larger blocks. The block size is set on a copy of the task's configuration, so it
+ * reaches only this output of a job with several ({@code MultipleOutputs} shares one configuration
+ * among its named outputs).
+ */
+public final class FluoSeedFileOutputFormat extends AccumuloFileOutputFormat {
+  @Override
+  public RecordWriter<Key, Value> getRecordWriter(TaskAttemptContext context) throws IOException {
+    Job own = Job.getInstance(new Configuration(context.getConfiguration()));
+    AccumuloFileOutputFormat.setDataBlockSize(own, WebindexConfig.RFILE_DATA_BLOCK_BYTES);
+    return super.getRecordWriter(
+        new TaskAttemptContextImpl(own.getConfiguration(), context.getTaskAttemptID()));
+  }
+}
