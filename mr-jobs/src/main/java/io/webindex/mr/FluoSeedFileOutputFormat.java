@@ -5,7 +5,6 @@ import java.io.IOException;
 import org.apache.accumulo.core.client.mapreduce.AccumuloFileOutputFormat;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
@@ -23,7 +22,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 public final class FluoSeedFileOutputFormat extends AccumuloFileOutputFormat {
   @Override
   public RecordWriter<Key, Value> getRecordWriter(TaskAttemptContext context) throws IOException {
-    Job own = Job.getInstance(new Configuration(context.getConfiguration()));
+    Job own = Job.getInstance(context.getConfiguration()); // a copy of the configuration
     AccumuloFileOutputFormat.setDataBlockSize(own, WebindexConfig.RFILE_DATA_BLOCK_BYTES);
     return super.getRecordWriter(
         new TaskAttemptContextImpl(own.getConfiguration(), context.getTaskAttemptID()));
