@@ -23,6 +23,7 @@ import io.webindex.store.QueryService.RankedUri;
 import io.webindex.store.QueryService.TopAnswer;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.JsonLinesFixtures;
+import io.webindex.testkit.SharedCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.Test;
  * {@link Cells}, dumped by {@link TableDump} and queried by {@link QueryService}, against the
  * in-memory {@link ReferenceIndex}.
  */
+@SharedCluster
 class QueryServiceIT extends AccumuloITBase {
   private static ReferenceIndex worked;
   private static String workedTable;

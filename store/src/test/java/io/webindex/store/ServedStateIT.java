@@ -7,15 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.config.WebindexConfig;
-import io.webindex.store.frontier.FrontierOpsCases;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import org.apache.accumulo.core.client.Connector;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * run, the application that maintains it (named by the pointer after a cut-over, else the
  * configured one), the cut-over in progress, and the pointer's version a guarded switch compares.
  */
+@SharedCluster
 class ServedStateIT extends AccumuloITBase {
   @TempDir Path tmp;
 
@@ -97,33 +96,5 @@ class ServedStateIT extends AccumuloITBase {
     ServedState withApplied = after.withApplied(app -> app.equals("sv_live_2") ? 7 : -1);
     assertEquals(OptionalLong.of(7), withApplied.applied(), "asked for its own application");
     assertEquals(after.table(), withApplied.table());
-  }
-
-  /** The frontier's operational state over the served run ({@link FrontierOpsCases}). */
-  @Nested
-  class FrontierOps extends FrontierOpsCases {
-    @Override
-    protected Connector connector() {
-      return ServedStateIT.connector();
-    }
-
-    @Override
-    protected Connector newConnector() {
-      try {
-        return cluster().getConnector(ROOT_USER, ROOT_PASSWORD);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    }
-
-    @Override
-    protected Path writeWebindexConf(Path dir, String prefix, String... extra) {
-      return ServedStateIT.writeWebindexConf(dir, prefix, extra);
-    }
-
-    @Override
-    protected Map<String, String> readTableAsMap(String table) {
-      return ServedStateIT.readTableAsMap(table);
-    }
   }
 }

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The frontier's operational state on a real MiniAccumulo (the cases run in the cluster of the IT
- * class that nests them, {@code ServedStateIT}, so that they start no cluster of their own): leases
+ * class that nests them, {@code FrontierOpsIT}, so that they start no cluster of their own): leases
  * and their expiry, politeness across two frontier processes (separate connectors, different
  * owners) racing from threads, a restart keeping leases, blocks, delays and limits, priorities,
  * discovered URLs deduplicated, the crawl limit, and a known put-back that overrides the derived

@@ -1,0 +1,43 @@
+package io.webindex.store;
+
+import io.webindex.store.frontier.FrontierOpsCases;
+import io.webindex.testkit.AccumuloITBase;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.accumulo.core.client.Connector;
+import org.junit.jupiter.api.Nested;
+
+/**
+ * The frontier service's operational state on the class's cluster ({@link FrontierOpsCases}, nested
+ * so that the cases start no cluster of their own): leases, politeness across two frontier
+ * processes, a restart, priorities, discovered URLs, crawl limits and put-backs over a served run.
+ */
+class FrontierOpsIT extends AccumuloITBase {
+  /** The frontier's operational state over the served run ({@link FrontierOpsCases}). */
+  @Nested
+  class FrontierOps extends FrontierOpsCases {
+    @Override
+    protected Connector connector() {
+      return FrontierOpsIT.connector();
+    }
+
+    @Override
+    protected Connector newConnector() {
+      try {
+        return cluster().getConnector(ROOT_USER, ROOT_PASSWORD);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    protected Path writeWebindexConf(Path dir, String prefix, String... extra) {
+      return FrontierOpsIT.writeWebindexConf(dir, prefix, extra);
+    }
+
+    @Override
+    protected Map<String, String> readTableAsMap(String table) {
+      return FrontierOpsIT.readTableAsMap(table);
+    }
+  }
+}
