@@ -45,6 +45,28 @@ final class ServiceProcesses implements AutoCloseable {
         return e.toString();
       }
     }
+
+    /** Its log and, while it runs, its threads' stacks (jcmd), for a failure message. */
+    String logAndThreads() {
+      StringBuilder sb = new StringBuilder(log());
+      if (process.isAlive()) {
+        Path jcmd = Paths.get(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+          Process p =
+              new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+                  .redirectErrorStream(true)
+                  .start();
+          String stacks = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+          p.waitFor(30, TimeUnit.SECONDS);
+          sb.append("\n--- threads of ").append(name).append('\n').append(stacks);
+        } catch (IOException e) {
+          sb.append("\n(no thread dump: ").append(e).append(')');
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return sb.toString();
+    }
   }
 
   private final Path dir;

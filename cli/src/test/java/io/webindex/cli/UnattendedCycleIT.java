@@ -149,7 +149,7 @@ class UnattendedCycleIT extends AccumuloITBase {
           "the loader to wait for an oracle",
           WAIT,
           () -> loader.log().contains("Waiting for timestamp from Oracle"),
-          loader::log);
+          loader::logAndThreads);
       long t0 = System.nanoTime();
       assertEquals(143, loader.stop(), loader.log());
       long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);

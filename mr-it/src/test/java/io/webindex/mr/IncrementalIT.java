@@ -8,6 +8,7 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.schema.FluoSchema;
+import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.fluo.BatchApplier;
@@ -226,6 +227,16 @@ class IncrementalIT extends AccumuloITBase {
         "16384",
         propertyOf(fluoTable, "table.file.compress.blocksize"),
         "the Fluo table's data blocks: 16 KB, for point reads");
+    // the exporter's conditional puts read the history table by point too
+    String history = HistorySchema.historyTable(run.table());
+    assertEquals(
+        "true",
+        propertyOf(history, "table.cache.block.enable"),
+        "the history table's data blocks in the block cache");
+    assertEquals(
+        "16384",
+        propertyOf(history, "table.file.compress.blocksize"),
+        "the history table's compactions write 16 KB blocks");
   }
 
   static String propertyOf(String table, String key) throws Exception {

@@ -81,7 +81,7 @@ public final class SortJob {
     MultipleOutputs.addNamedOutput(
         job, OUT_QUERY, AccumuloFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO, FluoSeedFileOutputFormat.class, Key.class, Value.class);
+        job, OUT_FLUO, PointReadFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_FRONTIER, AccumuloFileOutputFormat.class, Key.class, Value.class);
     return job;

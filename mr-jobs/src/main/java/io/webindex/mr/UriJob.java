@@ -122,16 +122,16 @@ public final class UriJob {
     // every write)
     job.setOutputKeyClass(Key.class);
     job.setOutputValueClass(Value.class);
-    LazyOutputFormat.setOutputFormatClass(job, FluoSeedFileOutputFormat.class);
+    LazyOutputFormat.setOutputFormatClass(job, PointReadFileOutputFormat.class);
     AccumuloFileOutputFormat.setOutputPath(job, out);
     MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO, FluoSeedFileOutputFormat.class, Key.class, Value.class);
+        job, OUT_FLUO, PointReadFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
         job, OUT_CELLS, CompressedSequenceFiles.OutputFormat.class, CellKey.class, CellValue.class);
     MultipleOutputs.addNamedOutput(
-        job, OUT_HISTORY, AccumuloFileOutputFormat.class, Key.class, Value.class);
+        job, OUT_HISTORY, PointReadFileOutputFormat.class, Key.class, Value.class);
     MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO_HISTORY, FluoSeedFileOutputFormat.class, Key.class, Value.class);
+        job, OUT_FLUO_HISTORY, PointReadFileOutputFormat.class, Key.class, Value.class);
     return job;
   }
 

@@ -1,5 +1,6 @@
 package io.webindex.store;
 
+import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.history.HistorySettings;
 import io.webindex.core.schema.HistorySchema;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.conf.Property;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
@@ -40,10 +42,19 @@ public final class HistoryTables {
   /**
    * The table properties of a history table kept by {@code settings}: the versioning iterator
    * keeping its versions in every scope, and the settings themselves ({@code table.custom.*}), so
-   * whoever reads or checks the table later knows the rule it was written by.
+   * whoever reads or checks the table later knows the rule it was written by. And how its files are
+   * read: the Fluo exporter writes every put on the condition that its column holds no version at
+   * that timestamp yet, a point read of the tablet's files per put, so the table keeps its data
+   * blocks in the tablet server's block cache and its compactions write them in {@link
+   * WebindexConfig#RFILE_DATA_BLOCK_BYTES} (as the recompute writes its files; docs/performance.md
+   * has what the check pays for that).
    */
   static Map<String, String> properties(HistorySettings settings) {
     Map<String, String> props = new HashMap<>();
+    props.put(Property.TABLE_BLOCKCACHE_ENABLED.getKey(), "true");
+    props.put(
+        Property.TABLE_FILE_COMPRESSED_BLOCK_SIZE.getKey(),
+        Integer.toString(WebindexConfig.RFILE_DATA_BLOCK_BYTES));
     for (IteratorScope scope : EnumSet.allOf(IteratorScope.class)) {
       props.put(
           "table.iterator." + scope.name() + ".vers.opt.maxVersions",

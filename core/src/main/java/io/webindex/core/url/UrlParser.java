@@ -110,6 +110,12 @@ final class UrlParser {
     private boolean atSignSeen;
     private boolean insideBrackets;
 
+    /** Code points of the authority since its start or its last '@'. */
+    private int authorityLength;
+
+    /** Where the host state began, or -1 before it. */
+    private int hostStart = -1;
+
     Run(int[] in, Base base) {
       this.in = in;
       this.base = base;
@@ -117,6 +123,14 @@ final class UrlParser {
 
     private int at(int i) {
       return i >= 0 && i < in.length ? in[i] : EOF;
+    }
+
+    /** The host state's code points, from its start up to the pointer. */
+    private String hostText() throws InvalidUrlException {
+      if (pointer == hostStart) {
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "empty host");
+      }
+      return new String(in, hostStart, pointer - hostStart);
     }
 
     Parts run() throws InvalidUrlException {
@@ -219,45 +233,39 @@ final class UrlParser {
             }
           }
           case AUTHORITY -> {
+            // the spec's buffer holds the code points since the last '@' (user info is parsed
+            // over, not kept) and is only counted: the host state reads them again
             if (c == '@') {
-              // user info: parsed over, not kept
               atSignSeen = true;
-              buffer.setLength(0);
+              authorityLength = 0;
             } else if (c == EOF || c == '/' || c == '?' || c == '#' || c == '\\') {
-              if (atSignSeen && buffer.length() == 0) {
+              if (atSignSeen && authorityLength == 0) {
                 throw new InvalidUrlException(
                     InvalidUrlException.Reason.BAD_HOST, "user info without a host");
               }
-              pointer -= buffer.codePointCount(0, buffer.length()) + 1;
-              buffer.setLength(0);
+              pointer -= authorityLength + 1;
+              authorityLength = 0;
               state = State.HOST;
             } else {
-              buffer.appendCodePoint(c);
+              authorityLength++;
             }
           }
           case HOST -> {
+            // the spec's buffer is the code points from hostStart up to the pointer
+            if (hostStart < 0) {
+              hostStart = pointer;
+            }
             if (c == ':' && !insideBrackets) {
-              if (buffer.length() == 0) {
-                throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "empty host");
-              }
-              host = parseHost(buffer.toString());
-              buffer.setLength(0);
+              host = parseHost(hostText());
               state = State.PORT;
             } else if (c == EOF || c == '/' || c == '?' || c == '#' || c == '\\') {
+              host = parseHost(hostText());
               pointer--;
-              if (buffer.length() == 0) {
-                throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "empty host");
-              }
-              host = parseHost(buffer.toString());
-              buffer.setLength(0);
               state = State.PATH_START;
-            } else {
-              if (c == '[') {
-                insideBrackets = true;
-              } else if (c == ']') {
-                insideBrackets = false;
-              }
-              buffer.appendCodePoint(c);
+            } else if (c == '[') {
+              insideBrackets = true;
+            } else if (c == ']') {
+              insideBrackets = false;
             }
           }
           case PORT -> {

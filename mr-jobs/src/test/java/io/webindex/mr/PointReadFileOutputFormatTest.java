@@ -26,28 +26,57 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Fluo seed's RFiles come in 16 KB data blocks, the other outputs of the same job in Accumulo's
- * 100 KB: the number of blocks is the number of entries in a file's index.
+ * The RFiles read by point lookups (the Fluo seed's, the history table's) come in 16 KB data
+ * blocks, the other outputs of the same job in Accumulo's 100 KB: the number of blocks is the
+ * number of entries in a file's index.
  */
-class FluoSeedFileOutputFormatTest {
+class PointReadFileOutputFormatTest {
   @TempDir Path dir;
 
   /** 4,000 cells: about 300 KB before compression. */
   private static final int CELLS = 4_000;
 
   @Test
-  void theSeedsFilesHaveSmallBlocksAndTheJobsOtherFilesKeepAccumulos() throws Exception {
+  void pointReadFilesHaveSmallBlocksAndTheJobsOtherFilesKeepAccumulos() throws Exception {
     Job job = Job.getInstance(new Configuration());
     AccumuloFileOutputFormat.setCompressionType(job, "none");
     // one configuration for both, as MultipleOutputs shares the job's among its named outputs:
     // the seed's block size must not reach the output written after it
     Configuration shared = job.getConfiguration();
-    int seedBlocks = blocks(write(shared, new FluoSeedFileOutputFormat(), "seed"));
+    int seedBlocks = blocks(write(shared, new PointReadFileOutputFormat(), "seed"));
     int otherBlocks = blocks(write(shared, new AccumuloFileOutputFormat(), "query"));
     // ~300 KB as the RFile stores them (a row and a value of ~65 bytes a cell, the repeated
     // columns not written again): 16 KB blocks make about 20, 100 KB blocks about 3
     assertTrue(seedBlocks >= 14 && seedBlocks <= 26, "seed file blocks: " + seedBlocks);
     assertTrue(otherBlocks >= 2 && otherBlocks <= 5, "other file blocks: " + otherBlocks);
+  }
+
+  /**
+   * The per-URI job writes the tables read by point while Fluo loads — the Fluo seed's pages, sums
+   * and full histories, and the history table — through this format; its query-table cells go on to
+   * the sort job as sequence files.
+   */
+  @Test
+  void thePerUriJobWritesTheSeedAndTheHistoryTableInPointReadFiles() throws Exception {
+    Job job =
+        UriJob.create(
+            new Configuration(false),
+            List.of(),
+            new org.apache.hadoop.fs.Path(dir.resolve("out").toUri()),
+            List.of(),
+            4,
+            "snappy",
+            new UriJob.History(16, io.webindex.core.history.ScheduleConfig.DEFAULT, 0));
+    Configuration c = job.getConfiguration();
+    for (String output : List.of(UriJob.OUT_FLUO, UriJob.OUT_HISTORY, UriJob.OUT_FLUO_HISTORY)) {
+      assertEquals(
+          PointReadFileOutputFormat.class,
+          c.getClass("mapreduce.multipleoutputs.namedOutput." + output + ".format", null),
+          output);
+    }
+    assertEquals(
+        CompressedSequenceFiles.OutputFormat.class,
+        c.getClass("mapreduce.multipleoutputs.namedOutput." + UriJob.OUT_CELLS + ".format", null));
   }
 
   private Path write(Configuration conf, OutputFormat<Key, Value> format, String name)
