@@ -3,6 +3,7 @@ package io.webindex.mr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.webindex.core.history.ScheduleConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,7 +67,7 @@ class PointReadFileOutputFormatTest {
             List.of(),
             4,
             "snappy",
-            new UriJob.History(16, io.webindex.core.history.ScheduleConfig.DEFAULT, 0));
+            new UriJob.History(16, ScheduleConfig.DEFAULT, 0));
     Configuration c = job.getConfiguration();
     for (String output : List.of(UriJob.OUT_FLUO, UriJob.OUT_HISTORY, UriJob.OUT_FLUO_HISTORY)) {
       assertEquals(
