@@ -60,10 +60,11 @@ import org.slf4j.LoggerFactory;
  * them while the clone refers to them, whatever the source table does meanwhile. The clone's
  * tablets and their files come from the metadata table (which every Accumulo 1.x user may read);
  * each tablet is read on its own, bounded to its row range (tablets can share a file, and a file
- * can hold keys outside a tablet's range), in tablet order, with Accumulo's public RFile scanner:
- * the system iterators (deletes, visibility with no authorizations) and the table's scan iterators
- * (versioning) apply as the tablet server applies them. The clones are deleted at the end, also
- * when the check fails. {@link #runWithCompanions} clones the two query tables' history and
+ * can hold keys outside a tablet's range), in tablet order: deletes, visibility with no
+ * authorizations and the table's scan iterators apply as the tablet server applies them, through
+ * {@link RFileCells} for a table whose only scan iterator is Accumulo's versioning one, else
+ * through Accumulo's public RFile scanner with its full stack. The clones are deleted at the end,
+ * also when the check fails. {@link #runWithCompanions} clones the two query tables' history and
  * frontier tables as well (all of them at once) and compares those from their files too, once the
  * query tables are compared ({@link CompanionChecks}).
  *
@@ -550,19 +551,17 @@ public final class FileCheck {
     }
   }
 
-  /** The scan iterators of a table as Accumulo creates it: the latest version of each cell. */
-  static final Map<String, String> LATEST_VERSION_ONLY =
-      Map.of(
-          "table.iterator.scan.vers",
-          "20,org.apache.accumulo.core.iterators.user.VersioningIterator",
-          "table.iterator.scan.vers.opt.maxVersions",
-          "1");
+  /** A table's scan iterator of Accumulo's versioning iterator, as Accumulo creates it. */
+  private static final String VERSIONING =
+      "20,org.apache.accumulo.core.iterators.user.VersioningIterator";
 
   /**
-   * Whether the table's only scan iterator is Accumulo's default one: the latest version of each
-   * cell ({@link #LATEST_VERSION_ONLY}).
+   * How many versions of each cell a scan of the table returns when its only scan iterator is
+   * Accumulo's versioning one as Accumulo creates it (priority 20, named {@code vers}; every new
+   * table has it with one version, the history tables with the versions they keep), or 0 when the
+   * table has any other scan iterator or none.
    */
-  static boolean latestVersionOnly(Map<String, String> props) {
+  static int versionsKept(Map<String, String> props) {
     Map<String, String> scan = new TreeMap<>();
     props.forEach(
         (k, v) -> {
@@ -570,29 +569,36 @@ public final class FileCheck {
             scan.put(k, v);
           }
         });
-    return scan.equals(LATEST_VERSION_ONLY);
+    String max = scan.get("table.iterator.scan.vers.opt.maxVersions");
+    if (scan.size() != 2
+        || !VERSIONING.equals(scan.get("table.iterator.scan.vers"))
+        || max == null) {
+      return 0;
+    }
+    try {
+      int n = Integer.parseInt(max.trim());
+      return n > 0 ? n : 0;
+    } catch (NumberFormatException e) {
+      return 0; // the tablet server would refuse it: its full stack says how
+    }
   }
 
   /**
    * A clone's tablets and its table properties (the scan iterators): opens its cells.
    *
-   * <p>For a table whose only scan iterator is the default latest-version one, the files are read
-   * without Accumulo's system iterators (deletes, visibility, column filters: four iterator layers
-   * per cell) and the check drops delete markers and labelled cells itself, after the versioning
-   * iterator; the result is the same. With authorizations empty, a cell with a visibility label is
-   * never visible, and versioning keeps labelled and unlabelled cells apart, so filtering them
-   * before or after it is one. A delete marker hides the versions of its cell at or before its
-   * timestamp and sorts before a put of the same timestamp; keeping the first key of each cell (the
-   * versioning iterator) and then dropping it if it is a delete leaves a put exactly when a put is
-   * newer than every delete of the cell — which is what the delete iterator followed by versioning
-   * leaves. Any other scan iterator gets the tablet server's full stack.
+   * <p>For a table whose only scan iterator is Accumulo's versioning one ({@link #versionsKept}),
+   * the files are read with Accumulo's RFile reader itself and the delete markers, the labelled
+   * cells and the versions are applied by {@link RFileCells}, which gives what a scan gives; any
+   * other scan iterator gets the tablet server's full stack through Accumulo's public RFile
+   * scanner.
    */
   static final class TableFiles {
     final String table;
     final List<Tablet> tablets;
     private final Map<String, String> props;
     private final Configuration hadoop;
-    private final boolean latestOnly;
+    private final int versions; // kept per cell, 0 when read through the public scanner
+    private final Configuration reading; // RFileCells's
 
     TableFiles(
         String table, List<Tablet> tablets, Map<String, String> props, Configuration hadoop) {
@@ -600,7 +606,8 @@ public final class FileCheck {
       this.tablets = tablets;
       this.props = props;
       this.hadoop = hadoop;
-      this.latestOnly = latestVersionOnly(props);
+      this.versions = versionsKept(props);
+      this.reading = RFileCells.readingConf(hadoop);
     }
 
     /**
@@ -610,8 +617,16 @@ public final class FileCheck {
     void probe() {
       for (Tablet t : tablets) {
         if (!t.files().isEmpty()) {
-          try (Scanner s = scanner(t)) {
-            s.iterator().hasNext();
+          try {
+            if (versions > 0) {
+              try (RFileCells c = cells(t)) {
+                c.hasNext();
+              }
+            } else {
+              try (Scanner s = scanner(t)) {
+                s.iterator().hasNext();
+              }
+            }
           } catch (UncheckedIOException e) {
             if (e.getCause() instanceof AccessControlException) {
               throw new Unavailable("no permission to read the files of " + table, e);
@@ -646,10 +661,37 @@ public final class FileCheck {
                 .withTableProperties(props)
                 .withAuthorizations(Authorizations.EMPTY)
                 .withBounds(t.range());
-        return (latestOnly ? opts.withoutSystemIterators() : opts).build();
+        return opts.build();
       } catch (RuntimeException e) {
         closeAll(sources);
         throw e;
+      }
+    }
+
+    /**
+     * The cells of one tablet as a scan gives them, from its files ({@link RFileCells}): for a
+     * table whose only scan iterator is Accumulo's versioning one.
+     */
+    RFileCells cells(Tablet t) {
+      List<FSDataInputStream> in = new ArrayList<>(t.files().size());
+      List<Long> lengths = new ArrayList<>(t.files().size());
+      try {
+        for (DataFile f : t.files()) {
+          in.add(f.path().getFileSystem(hadoop).open(f.path()));
+          lengths.add(f.length());
+        }
+      } catch (IOException e) {
+        in.forEach(TableFiles::closeQuietly);
+        throw new UncheckedIOException("cannot open the files of " + table, e);
+      }
+      return new RFileCells(in, lengths, t.range(), reading, versions);
+    }
+
+    private static void closeQuietly(FSDataInputStream in) {
+      try {
+        in.close();
+      } catch (IOException e) {
+        log.debug("closing a file: {}", e.toString());
       }
     }
 
@@ -693,7 +735,7 @@ public final class FileCheck {
     TableScans.Entries entries() {
       return new TableScans.Entries() {
         private int next; // the next tablet to open
-        private Scanner scanner;
+        private AutoCloseable open; // the open tablet's scanner or reader
         private Iterator<Map.Entry<Key, Value>> it = java.util.Collections.emptyIterator();
         private Map.Entry<Key, Value> pending;
 
@@ -708,15 +750,19 @@ public final class FileCheck {
               if (next == tablets.size()) {
                 return false;
               }
-              scanner = scanner(tablets.get(next++));
-              it = scanner.iterator();
+              Tablet t = tablets.get(next++);
+              if (versions > 0) {
+                RFileCells cells = cells(t);
+                open = cells;
+                it = cells;
+              } else {
+                Scanner s = scanner(t);
+                open = s;
+                it = s.iterator();
+              }
               continue;
             }
-            Map.Entry<Key, Value> e = it.next();
-            Key k = e.getKey();
-            if (!latestOnly || (!k.isDeleted() && k.getColumnVisibilityData().length() == 0)) {
-              pending = e;
-            }
+            pending = it.next();
           }
           return true;
         }
@@ -733,9 +779,13 @@ public final class FileCheck {
 
         @Override
         public void close() {
-          if (scanner != null) {
-            scanner.close();
-            scanner = null;
+          if (open != null) {
+            try {
+              open.close();
+            } catch (Exception e) {
+              log.debug("closing a tablet's files: {}", e.toString());
+            }
+            open = null;
           }
           it = java.util.Collections.emptyIterator();
           pending = null;

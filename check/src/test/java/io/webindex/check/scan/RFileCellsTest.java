@@ -1,0 +1,278 @@
+package io.webindex.check.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.rfile.RFile;
+import org.apache.accumulo.core.client.rfile.RFileWriter;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Range;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.Text;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link RFileCells} against Accumulo's public RFile scanner with its system iterators and the
+ * table's versioning iterator (the tablet server's stack for such a table): the same cells, in the
+ * same order, on random files with several versions of a cell, delete markers older, newer and as
+ * old as puts, labelled cells and their delete markers, cells in several files, and tablet ranges.
+ */
+@Timeout(120)
+class RFileCellsTest {
+  private static final Configuration HADOOP = new Configuration();
+
+  @TempDir Path dir;
+
+  @Test
+  void givesWhatTheTabletServersStackGivesForEveryVersionCount() throws Exception {
+    Random rnd = new Random(20261128L);
+    int compared = 0;
+    int hidden = 0;
+    int cellsWithSeveralVersions = 0;
+    for (int round = 0; round < 40; round++) {
+      List<String> files = writeFiles(rnd, round);
+      for (int versions : new int[] {1, 2, 3, 7}) {
+        for (Range range : ranges(rnd)) {
+          List<String> expected = publicScanner(files, versions, range);
+          List<String> actual = rfileCells(files, versions, range);
+          assertEquals(
+              expected, actual, "round " + round + ", " + versions + " versions, " + range);
+          compared += expected.size();
+          hidden += countKeys(files, range) - expected.size();
+          cellsWithSeveralVersions += severalVersions(expected);
+        }
+      }
+    }
+    // the comparison exercised what it is for
+    assertTrue(compared > 10_000, "cells compared: " + compared);
+    assertTrue(hidden > 10_000, "keys a scan hides: " + hidden);
+    assertTrue(
+        cellsWithSeveralVersions > 1_000,
+        "cells with several versions: " + cellsWithSeveralVersions);
+  }
+
+  @Test
+  void aDeleteHidesItsVersionAndOlderOnesButNotNewerOnes() throws Exception {
+    // hand-checked: r/f:q has puts at 9, 7, 5, 3 and a delete at 5; a scan keeps 9 and 7
+    List<String> f = new ArrayList<>();
+    f.add(
+        write(
+            "hand",
+            List.of(
+                key("r", "f", "q", "", 9, false),
+                key("r", "f", "q", "", 7, false),
+                key("r", "f", "q", "", 5, true),
+                key("r", "f", "q", "", 5, false),
+                key("r", "f", "q", "", 3, false),
+                key("r", "f", "q", "L", 8, false),
+                key("s", "f", "q", "", 4, true))));
+    Range all = new Range();
+    assertEquals(List.of("r f:q [] 9 false"), keysOnly(rfileCells(f, 1, all)));
+    assertEquals(List.of("r f:q [] 9 false", "r f:q [] 7 false"), keysOnly(rfileCells(f, 2, all)));
+    assertEquals(List.of("r f:q [] 9 false", "r f:q [] 7 false"), keysOnly(rfileCells(f, 5, all)));
+  }
+
+  @Test
+  void versionsKeptReadsOnlyAccumulosVersioningIterator() {
+    String vers = "20,org.apache.accumulo.core.iterators.user.VersioningIterator";
+    assertEquals(
+        1,
+        FileCheck.versionsKept(
+            Map.of(
+                "table.iterator.scan.vers", vers,
+                "table.iterator.scan.vers.opt.maxVersions", "1",
+                "table.split.threshold", "1G")));
+    assertEquals(
+        12,
+        FileCheck.versionsKept(
+            Map.of(
+                "table.iterator.scan.vers",
+                vers,
+                "table.iterator.scan.vers.opt.maxVersions",
+                "12")));
+    assertEquals(0, FileCheck.versionsKept(Map.of()), "no versioning: every version");
+    assertEquals(
+        0,
+        FileCheck.versionsKept(
+            Map.of(
+                "table.iterator.scan.vers", vers,
+                "table.iterator.scan.vers.opt.maxVersions", "1",
+                "table.iterator.scan.sum",
+                    "10,org.apache.accumulo.core.iterators.user.SummingCombiner")),
+        "another scan iterator");
+    assertEquals(
+        0,
+        FileCheck.versionsKept(
+            Map.of(
+                "table.iterator.scan.vers", "20,org.example.Other",
+                "table.iterator.scan.vers.opt.maxVersions", "1")));
+    assertEquals(
+        0,
+        FileCheck.versionsKept(
+            Map.of(
+                "table.iterator.scan.vers",
+                vers,
+                "table.iterator.scan.vers.opt.maxVersions",
+                "x")));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new RFileCells(List.of(), List.of(), new Range(), HADOOP, 0));
+  }
+
+  // --- the files -------------------------------------------------------------------------------
+
+  /** One to three files of random keys; a key's value is a function of the key. */
+  private List<String> writeFiles(Random rnd, int round) throws Exception {
+    int n = 1 + rnd.nextInt(3);
+    List<String> files = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      List<Key> keys = new ArrayList<>();
+      int count = 50 + rnd.nextInt(400);
+      for (int k = 0; k < count; k++) {
+        keys.add(
+            key(
+                String.format("r%02d", rnd.nextInt(30)),
+                rnd.nextBoolean() ? "a" : "b",
+                rnd.nextInt(3) == 0 ? "y" : "x",
+                rnd.nextInt(6) == 0 ? "L" : "",
+                1 + rnd.nextInt(6),
+                rnd.nextInt(5) == 0));
+      }
+      files.add(write(round + "-" + i, keys));
+    }
+    return files;
+  }
+
+  private String write(String name, List<Key> keys) throws Exception {
+    TreeMap<Key, Value> sorted = new TreeMap<>();
+    for (Key k : keys) {
+      sorted.put(k, new Value(k.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+    String path = dir.resolve(name + ".rf").toString();
+    try (RFileWriter w =
+        RFile.newWriter().to(path).withFileSystem(FileSystem.getLocal(HADOOP)).build()) {
+      for (Map.Entry<Key, Value> e : sorted.entrySet()) {
+        w.append(e.getKey(), e.getValue());
+      }
+    }
+    return path;
+  }
+
+  private static Key key(String row, String cf, String cq, String cv, long ts, boolean deleted) {
+    Key k = new Key(new Text(row), new Text(cf), new Text(cq), new Text(cv), ts);
+    k.setDeleted(deleted);
+    return k;
+  }
+
+  /** Whole tables and tablets: (start, end] as the metadata table gives them, open ends too. */
+  private static List<Range> ranges(Random rnd) {
+    String a = String.format("r%02d", rnd.nextInt(30));
+    String b = String.format("r%02d", rnd.nextInt(30));
+    String lo = a.compareTo(b) <= 0 ? a : b;
+    String hi = a.compareTo(b) <= 0 ? b : a;
+    return List.of(
+        new Range(),
+        new Range(null, false, new Text(lo), true),
+        new Range(new Text(lo), false, new Text(hi), true),
+        new Range(new Text(hi), false, null, true));
+  }
+
+  // --- the two readers -------------------------------------------------------------------------
+
+  private static List<String> publicScanner(List<String> files, int versions, Range range)
+      throws Exception {
+    Map<String, String> props =
+        Map.of(
+            "table.iterator.scan.vers",
+            "20,org.apache.accumulo.core.iterators.user.VersioningIterator",
+            "table.iterator.scan.vers.opt.maxVersions",
+            Integer.toString(versions));
+    List<String> out = new ArrayList<>();
+    try (Scanner s =
+        RFile.newScanner()
+            .from(files.toArray(new String[0]))
+            .withFileSystem(FileSystem.getLocal(HADOOP))
+            .withTableProperties(props)
+            .withAuthorizations(Authorizations.EMPTY)
+            .withBounds(range)
+            .build()) {
+      for (Map.Entry<Key, Value> e : s) {
+        out.add(e.getKey() + " = " + e.getValue());
+      }
+    }
+    return out;
+  }
+
+  private static List<String> rfileCells(List<String> files, int versions, Range range)
+      throws Exception {
+    FileSystem fs = FileSystem.getLocal(HADOOP);
+    List<FSDataInputStream> in = new ArrayList<>();
+    List<Long> lengths = new ArrayList<>();
+    for (String f : files) {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(f);
+      in.add(fs.open(p));
+      lengths.add(fs.getFileStatus(p).getLen());
+    }
+    List<String> out = new ArrayList<>();
+    try (RFileCells c = new RFileCells(in, lengths, range, HADOOP, versions)) {
+      while (c.hasNext()) {
+        Map.Entry<Key, Value> e = c.next();
+        out.add(e.getKey() + " = " + e.getValue());
+      }
+    }
+    return out;
+  }
+
+  private static List<String> keysOnly(List<String> cells) {
+    List<String> out = new ArrayList<>();
+    for (String c : cells) {
+      out.add(c.substring(0, c.indexOf(" = ")));
+    }
+    return out;
+  }
+
+  private static int countKeys(List<String> files, Range range) throws Exception {
+    int n = 0;
+    try (Scanner s =
+        RFile.newScanner()
+            .from(files.toArray(new String[0]))
+            .withFileSystem(FileSystem.getLocal(HADOOP))
+            .withoutSystemIterators()
+            .withBounds(range)
+            .build()) {
+      for (Map.Entry<Key, Value> e : s) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The cells of {@code cells} (key strings) that appear with more than one timestamp. */
+  private static int severalVersions(List<String> cells) {
+    int n = 0;
+    String prev = null;
+    for (String c : cells) {
+      String cell = c.substring(0, c.indexOf("] ") + 1);
+      if (cell.equals(prev)) {
+        n++;
+      }
+      prev = cell;
+    }
+    return n;
+  }
+}
