@@ -576,7 +576,7 @@ public final class FileCheck {
       return 0;
     }
     try {
-      int n = Integer.parseInt(max.trim());
+      int n = Integer.parseInt(max); // as the versioning iterator reads it
       return n > 0 ? n : 0;
     } catch (NumberFormatException e) {
       return 0; // the tablet server would refuse it: its full stack says how

@@ -24,6 +24,7 @@ import org.apache.accumulo.core.iterators.SortedKeyValueIterator;
 import org.apache.accumulo.core.iterators.system.MultiIterator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.security.AccessControlException;
 
 /**
  * The cells of one tablet as a scan of its table gives them, read from its files with Accumulo's
@@ -44,30 +45,29 @@ import org.apache.hadoop.fs.FSDataInputStream;
  */
 final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable {
   private final List<RFile.Reader> readers = new ArrayList<>();
+  private final List<FSDataInputStream> streams; // the reader does not close a stream it is given
   private final SortedKeyValueIterator<Key, Value> merged;
   private final int versions;
   private Key cell; // a key of the cell being read
   private int left; // how many more of its puts a scan gives: 0 after a delete marker
   private Map.Entry<Key, Value> pending;
 
-  /** The property of the input buffer Accumulo's block file reader looks up for every block. */
+  /** The buffer Accumulo's block file reader allocates for each block's decompression stream. */
   static final String INPUT_BUFFER = "tfile.fs.input.buffer.size";
 
-  /** Its default in that reader (BCFile's). */
-  static final int INPUT_BUFFER_DEFAULT = 32 * 1024;
+  /** What the check reads with: the block file reader's own default. */
+  static final int INPUT_BUFFER_SIZE = 32 * 1024;
 
   /**
-   * The configuration to read files with: {@code hadoop} with {@link #INPUT_BUFFER} set (to its
-   * default where unset). The block file reader looks it up for each block it opens, and the lookup
-   * of an unset property cost the 1M check's reading phase a third of its time: reading a 1M-page
-   * query table's files took 11.2 s of CPU with the property unset and 6.6–7.2 s with it set to its
-   * default (2026-11-28, docs/performance.md).
+   * The configuration to read files with: {@code hadoop} with {@link #INPUT_BUFFER} at {@link
+   * #INPUT_BUFFER_SIZE}. Hadoop's defaults ({@code core-default.xml}) set it to 256 KB, and the
+   * block file reader allocates a new buffer of that size for every block it decompresses: reading
+   * a 1M-page query table's files took 11.3–11.4 s with 256 KB and 6.8–7.3 s with 32 KB
+   * (2026-11-28, docs/performance.md).
    */
   static Configuration readingConf(Configuration hadoop) {
     Configuration c = new Configuration(hadoop);
-    if (c.get(INPUT_BUFFER) == null) {
-      c.setInt(INPUT_BUFFER, INPUT_BUFFER_DEFAULT);
-    }
+    c.setInt(INPUT_BUFFER, INPUT_BUFFER_SIZE);
     return c;
   }
 
@@ -81,10 +81,12 @@ final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable
       Range range,
       Configuration conf,
       int versions) {
+    this.streams = List.copyOf(files);
+    this.versions = versions;
     if (versions < 1) {
+      close();
       throw new IllegalArgumentException("versions kept: " + versions);
     }
-    this.versions = versions;
     try {
       List<SortedKeyValueIterator<Key, Value>> sources = new ArrayList<>(files.size());
       for (int i = 0; i < files.size(); i++) {
@@ -105,11 +107,20 @@ final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable
       merged.seek(new Range(), Collections.<ByteSequence>emptySet(), false);
     } catch (IOException | RuntimeException e) {
       close();
-      for (int i = readers.size(); i < files.size(); i++) {
-        closeQuietly(files.get(i));
-      }
-      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+      throw e instanceof IOException io ? readFailure(io) : (RuntimeException) e;
     }
+  }
+
+  /**
+   * An error reading a file: unchecked as an {@link UncheckedIOException} when it is a permission
+   * error (the files mode says "no permission" and {@code auto} falls back to the scanner), else as
+   * the public RFile scanner throws it (a file that cannot be read with the table's settings: the
+   * files mode is unavailable).
+   */
+  private static RuntimeException readFailure(IOException e) {
+    return e instanceof AccessControlException
+        ? new UncheckedIOException(e)
+        : new IllegalStateException("cannot read the file: " + e, e);
   }
 
   @Override
@@ -133,7 +144,7 @@ final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable
         merged.next();
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw readFailure(e);
     }
     return pending != null;
   }
@@ -148,23 +159,23 @@ final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable
     return e;
   }
 
+  /** Closes the readers and the streams (each once; a stream closed twice is no harm either). */
   @Override
   public void close() {
     for (RFile.Reader r : readers) {
       try {
-        r.close(); // and its stream
+        r.close(); // its state, not the stream it was given
       } catch (IOException e) {
         // read to the end or given up: nothing is lost by a failed close
       }
     }
     readers.clear();
-  }
-
-  private static void closeQuietly(FSDataInputStream in) {
-    try {
-      in.close();
-    } catch (IOException e) {
-      // nothing read from it
+    for (FSDataInputStream in : streams) {
+      try {
+        in.close();
+      } catch (IOException e) {
+        // nothing more is read from it
+      }
     }
   }
 

@@ -134,6 +134,41 @@ class RFileCellsTest {
         () -> new RFileCells(List.of(), List.of(), new Range(), HADOOP, 0));
   }
 
+  @Test
+  void filesAreReadWithTheBlockReadersOwnBufferNotHadoops256Kb() {
+    Configuration withDefaults = new Configuration(); // core-default.xml: 262144
+    assertEquals(262_144, withDefaults.getInt(RFileCells.INPUT_BUFFER, -1), "Hadoop's default");
+    Configuration reading = RFileCells.readingConf(withDefaults);
+    assertEquals(32_768, reading.getInt(RFileCells.INPUT_BUFFER, -1));
+    assertEquals(
+        262_144, withDefaults.getInt(RFileCells.INPUT_BUFFER, -1), "the caller's untouched");
+  }
+
+  @Test
+  void aFileThatIsNotAnRFileIsAReadFailureAndItsStreamIsClosed() throws Exception {
+    java.nio.file.Path junk = dir.resolve("junk.rf");
+    java.nio.file.Files.write(junk, new byte[4096]);
+    FileSystem fs = FileSystem.getLocal(HADOOP);
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(junk.toString());
+    boolean[] closed = new boolean[1];
+    FSDataInputStream in =
+        new FSDataInputStream(fs.open(p)) {
+          @Override
+          public void close() throws java.io.IOException {
+            closed[0] = true;
+            super.close();
+          }
+        };
+    RuntimeException e =
+        assertThrows(
+            RuntimeException.class,
+            () -> new RFileCells(List.of(in), List.of(4096L), new Range(), HADOOP, 1));
+    assertTrue(
+        !(e instanceof java.io.UncheckedIOException),
+        "not a permission error, so the files mode is unavailable: " + e);
+    assertTrue(closed[0], "the stream closed");
+  }
+
   // --- the files -------------------------------------------------------------------------------
 
   /** One to three files of random keys; a key's value is a function of the key. */
@@ -164,8 +199,17 @@ class RFileCellsTest {
       sorted.put(k, new Value(k.toString().getBytes(StandardCharsets.UTF_8)));
     }
     String path = dir.resolve(name + ".rf").toString();
+    // small data and index blocks: many blocks per file and an index of several levels, as in a
+    // table's files, so that the reader goes from block to block and down the index
     try (RFileWriter w =
-        RFile.newWriter().to(path).withFileSystem(FileSystem.getLocal(HADOOP)).build()) {
+        RFile.newWriter()
+            .to(path)
+            .withFileSystem(FileSystem.getLocal(HADOOP))
+            .withTableProperties(
+                Map.of(
+                    "table.file.compress.blocksize", "512",
+                    "table.file.compress.blocksize.index", "256"))
+            .build()) {
       for (Map.Entry<Key, Value> e : sorted.entrySet()) {
         w.append(e.getKey(), e.getValue());
       }
@@ -222,18 +266,32 @@ class RFileCellsTest {
       throws Exception {
     FileSystem fs = FileSystem.getLocal(HADOOP);
     List<FSDataInputStream> in = new ArrayList<>();
+    List<boolean[]> closed = new ArrayList<>();
     List<Long> lengths = new ArrayList<>();
     for (String f : files) {
       org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(f);
-      in.add(fs.open(p));
+      boolean[] c = new boolean[1];
+      closed.add(c);
+      in.add(
+          new FSDataInputStream(fs.open(p)) {
+            @Override
+            public void close() throws java.io.IOException {
+              c[0] = true;
+              super.close();
+            }
+          });
       lengths.add(fs.getFileStatus(p).getLen());
     }
     List<String> out = new ArrayList<>();
-    try (RFileCells c = new RFileCells(in, lengths, range, HADOOP, versions)) {
+    try (RFileCells c =
+        new RFileCells(in, lengths, range, RFileCells.readingConf(HADOOP), versions)) {
       while (c.hasNext()) {
         Map.Entry<Key, Value> e = c.next();
         out.add(e.getKey() + " = " + e.getValue());
       }
+    }
+    for (boolean[] c : closed) {
+      assertTrue(c[0], "every file's stream closed");
     }
     return out;
   }
