@@ -11,6 +11,7 @@ import io.webindex.store.BulkImport;
 import io.webindex.store.StoreException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -687,7 +688,7 @@ public final class FileCheck {
       return new RFileCells(in, lengths, t.range(), reading, versions);
     }
 
-    private static void closeQuietly(FSDataInputStream in) {
+    private static void closeQuietly(InputStream in) {
       try {
         in.close();
       } catch (IOException e) {
@@ -698,11 +699,7 @@ public final class FileCheck {
     private static void closeAll(RFileSource[] sources) {
       for (RFileSource s : sources) {
         if (s != null) {
-          try {
-            s.getInputStream().close();
-          } catch (IOException e) {
-            log.debug("closing a file: {}", e.toString());
-          }
+          closeQuietly(s.getInputStream());
         }
       }
     }
@@ -737,32 +734,27 @@ public final class FileCheck {
         private int next; // the next tablet to open
         private AutoCloseable open; // the open tablet's scanner or reader
         private Iterator<Map.Entry<Key, Value>> it = java.util.Collections.emptyIterator();
-        private Map.Entry<Key, Value> pending;
 
         @Override
         public boolean hasNext() {
-          while (pending == null) {
-            if (!it.hasNext()) {
-              close();
-              while (next < tablets.size() && tablets.get(next).files().isEmpty()) {
-                next++;
-              }
-              if (next == tablets.size()) {
-                return false;
-              }
-              Tablet t = tablets.get(next++);
-              if (versions > 0) {
-                RFileCells cells = cells(t);
-                open = cells;
-                it = cells;
-              } else {
-                Scanner s = scanner(t);
-                open = s;
-                it = s.iterator();
-              }
-              continue;
+          while (!it.hasNext()) {
+            close();
+            while (next < tablets.size() && tablets.get(next).files().isEmpty()) {
+              next++;
             }
-            pending = it.next();
+            if (next == tablets.size()) {
+              return false;
+            }
+            Tablet t = tablets.get(next++);
+            if (versions > 0) {
+              RFileCells cells = cells(t);
+              open = cells;
+              it = cells;
+            } else {
+              Scanner s = scanner(t);
+              open = s;
+              it = s.iterator();
+            }
           }
           return true;
         }
@@ -772,9 +764,7 @@ public final class FileCheck {
           if (!hasNext()) {
             throw new NoSuchElementException();
           }
-          Map.Entry<Key, Value> e = pending;
-          pending = null;
-          return e;
+          return it.next();
         }
 
         @Override
@@ -788,7 +778,6 @@ public final class FileCheck {
             open = null;
           }
           it = java.util.Collections.emptyIterator();
-          pending = null;
         }
       };
     }
