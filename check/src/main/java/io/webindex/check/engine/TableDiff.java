@@ -11,12 +11,20 @@ import java.util.Iterator;
 public final class TableDiff {
   private TableDiff() {}
 
-  public static void diffRaw(
+  /**
+   * Merges the two tables' cells, reporting each compared cell and each difference to {@code
+   * listener}.
+   *
+   * @return whether the two tables hold the same cells (keys and values as text), skipped cells
+   *     included: then everything found inside one table is found, the same, inside the other
+   */
+  public static boolean diffRaw(
       Iterator<RawCell> expected,
       Iterator<RawCell> actual,
       Exclusions skip,
       CheckListener listener) {
     boolean skipNone = skip.isEmpty();
+    boolean same = true;
     RawCell e = next(expected);
     RawCell a = next(actual);
     while (e != null || a != null) {
@@ -24,12 +32,19 @@ public final class TableDiff {
       RawCell here = c <= 0 ? e : a;
       boolean skipped = !skipNone && skip.excludes(here.cell().column());
       listener.compared(here.range(), skipped);
-      if (!skipped) {
-        if (c < 0) {
+      if (c < 0) {
+        same = false;
+        if (!skipped) {
           listener.difference(Kind.MISSING, e.cell(), null);
-        } else if (c > 0) {
+        }
+      } else if (c > 0) {
+        same = false;
+        if (!skipped) {
           listener.difference(Kind.EXTRA, null, a.cell());
-        } else if (!RawCell.sameValue(e, a)) {
+        }
+      } else if (!RawCell.sameValue(e, a)) {
+        same = false;
+        if (!skipped) {
           listener.difference(Kind.DIFFERENT, e.cell(), a.cell());
         }
       }
@@ -40,6 +55,7 @@ public final class TableDiff {
         a = next(actual);
       }
     }
+    return same;
   }
 
   private static <T> T next(Iterator<T> it) {

@@ -58,7 +58,7 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
 
   /**
    * @param domains the domains of URI keys ({@link Domains#ofKey}'s answers, or its {@link
-   *     IllegalArgumentException}), shared with the other table's join ({@link SharedDomains})
+   *     IllegalArgumentException}), such as {@link Domains#remembering}'s
    */
   FactJoin(String table, Path dir, Function<String, String> domains) {
     this(table, dir, BUFFER_BYTES, MAX_FACTS, FactJoin::hash);

@@ -3,10 +3,14 @@ package io.webindex.check.scan;
 import io.webindex.check.engine.CheckAccumulator;
 import io.webindex.check.engine.CheckListener;
 import io.webindex.check.engine.Exclusions;
+import io.webindex.check.engine.Finding;
+import io.webindex.check.engine.Kind;
 import io.webindex.check.engine.RawCell;
 import io.webindex.check.engine.RowInvariants;
 import io.webindex.check.engine.TableDiff;
 import io.webindex.core.files.LocalFiles;
+import io.webindex.core.schema.Cell;
+import io.webindex.core.url.Domains;
 import io.webindex.store.StoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,6 +78,28 @@ public final class ScannerCheck {
       Exclusions skip,
       CheckAccumulator acc,
       CheckListener listener) {
+    run(expected, actual, skip, acc, listener, () -> {});
+  }
+
+  /**
+   * As {@link #run(Source, Source, Exclusions, CheckAccumulator, CheckListener)}, and {@code
+   * alongside} runs in the calling thread once both tables are read and merged, while their URI
+   * facts are joined; it has ended when this returns (also when this throws).
+   *
+   * <p>When the actual table is a {@link Source#fixed fixed} snapshot, its invariants are not
+   * checked while it is read: if the merge finds the two tables hold the same cells, everything the
+   * expected table's invariants find is found, the same, in the actual table (the invariants are a
+   * function of the cells' text), and it is reported for both; only if they differ is the actual
+   * table read a second time to check its own. A table read through a scanner may change between
+   * two reads, so its invariants are checked on the cells the merge compares, as they are read.
+   */
+  static void run(
+      Source expected,
+      Source actual,
+      Exclusions skip,
+      CheckAccumulator acc,
+      CheckListener listener,
+      Runnable alongside) {
     Path tmp;
     try {
       tmp = Files.createTempDirectory("webindex-check-");
@@ -89,17 +115,38 @@ public final class ScannerCheck {
               return t;
             });
     try {
-      SharedDomains domains = new SharedDomains();
+      boolean later = actual.fixed(); // the actual table's invariants: only if the tables differ
+      CheckAccumulator expViolations = acc.part();
+      CheckAccumulator actViolations = acc.part();
+      CheckAccumulator mirrored = acc.part(); // the expected table's findings, as the actual's
       TableReader exp =
-          new TableReader(expected, CheckAccumulator.EXPECTED, acc.part(), tmp, domains);
-      TableReader act = new TableReader(actual, CheckAccumulator.ACTUAL, acc.part(), tmp, domains);
+          new TableReader(
+              expected,
+              CheckAccumulator.EXPECTED,
+              later ? mirror(expViolations, mirrored) : expViolations,
+              tmp,
+              true,
+              true);
+      TableReader act =
+          new TableReader(actual, CheckAccumulator.ACTUAL, actViolations, tmp, !later, true);
       Future<?> fe = pool.submit(exp);
       Future<?> fa = pool.submit(act);
-      TableDiff.diffRaw(exp.cells(), act.cells(), skip, listener);
-      get(fe);
+      boolean same = TableDiff.diffRaw(exp.cells(), act.cells(), skip, listener);
       get(fa);
-      acc.merge(exp.violations);
-      acc.merge(act.violations);
+      Future<?> again = null;
+      if (later && !same) {
+        log.info("check: the tables differ: the actual table is read again for its invariants");
+        again =
+            pool.submit(
+                new TableReader(actual, CheckAccumulator.ACTUAL, actViolations, tmp, true, false));
+      }
+      alongside.run();
+      get(fe);
+      if (again != null) {
+        get(again);
+      }
+      acc.merge(expViolations);
+      acc.merge(later && same ? mirrored : actViolations);
     } finally {
       pool.shutdownNow();
       try {
@@ -109,6 +156,40 @@ public final class ScannerCheck {
       }
       deleteRecursively(tmp);
     }
+  }
+
+  /**
+   * Passes the expected table's invariant violations to {@code expected}, and each also to {@code
+   * actual} as found in the actual table.
+   */
+  private static CheckListener mirror(CheckAccumulator expected, CheckAccumulator actual) {
+    return new CheckListener() {
+      @Override
+      public void compared(String range, boolean skipped) {
+        expected.compared(range, skipped);
+      }
+
+      @Override
+      public void difference(Kind kind, Cell e, Cell a) {
+        expected.difference(kind, e, a);
+      }
+
+      @Override
+      public void violation(String table, Finding f) {
+        expected.violation(table, f);
+        actual.violation(
+            CheckAccumulator.ACTUAL,
+            new Finding(
+                f.kind(),
+                CheckAccumulator.ACTUAL,
+                f.range(),
+                f.row(),
+                f.column(),
+                f.expected(),
+                f.actual(),
+                f.detail()));
+      }
+    };
   }
 
   private static void get(Future<?> f) {
@@ -131,68 +212,196 @@ public final class ScannerCheck {
 
   /**
    * Reads one table in a thread of its own: checks its row invariants, collects its URI facts and,
-   * at the end, joins them; hands the cells on in batches to the merge ({@link #cells()}).
+   * at the end, joins them (unless told not to check them); hands the cells on in batches to the
+   * merge ({@link #cells()}), unless told not to.
    */
   private static final class TableReader implements Runnable {
     private static final RawCell[] END = new RawCell[0];
     private static final int BATCH = 1024;
 
+    /** The hosts whose domains a table's fact join remembers (a few MB). */
+    private static final int HOSTS = 1 << 16;
+
     private final Source source;
-    private final SharedDomains domains;
     private final String table;
-    private final CheckAccumulator violations;
+    private final CheckListener violations;
     private final Path dir;
-    private final BlockingQueue<RawCell[]> queue = new ArrayBlockingQueue<>(8);
+    private final boolean invariants;
+    private final boolean handOn;
+    private final BlockingQueue<RawCell[]> queue = new ArrayBlockingQueue<>(64);
     private volatile Throwable failure;
 
     TableReader(
-        Source source, String table, CheckAccumulator violations, Path tmp, SharedDomains domains) {
+        Source source,
+        String table,
+        CheckListener violations,
+        Path tmp,
+        boolean invariants,
+        boolean handOn) {
       this.source = source;
-      this.domains = domains;
       this.table = table;
       this.violations = violations;
       this.dir = tmp.resolve(table);
+      this.invariants = invariants;
+      this.handOn = handOn;
     }
 
     @Override
     public void run() {
       long start = System.nanoTime();
-      try (FactJoin facts = new FactJoin(table, dir, domains)) {
-        RowInvariants rows = new RowInvariants(table, violations, facts);
+      Invariants checker = null;
+      Thread apart = null;
+      try {
+        checker = invariants ? new Invariants() : null;
+        if (checker != null && handOn) {
+          apart = new Thread(checker::drain, "webindex-check-invariants");
+          apart.setDaemon(true);
+          apart.start();
+        }
         try (Cells s = source.open()) {
           RawCell[] batch = new RawCell[BATCH];
           int n = 0;
           while (s.hasNext()) {
             RawCell c = s.next();
-            rows.accept(c);
+            if (!handOn) {
+              checker.rows.accept(c);
+              continue;
+            }
             batch[n++] = c;
             if (n == BATCH) {
-              queue.put(batch);
+              handOn(batch, checker);
               batch = new RawCell[BATCH];
               n = 0;
             }
           }
           if (n > 0) {
-            queue.put(java.util.Arrays.copyOf(batch, n));
+            handOn(java.util.Arrays.copyOf(batch, n), checker);
           }
         }
-        queue.put(END);
+        if (handOn) {
+          handOn(END, checker);
+        }
         long read = System.nanoTime();
-        rows.finish();
-        facts.check(violations);
+        if (checker == null) {
+          log.info("check: the {} table read in {} ms", table, (read - start) / 1_000_000);
+          return;
+        }
+        if (apart != null) {
+          apart.join();
+          checker.rethrow();
+        } else {
+          checker.finish();
+        }
         log.info(
-            "check: the {} table read in {} ms, its URI facts joined ({} sorted runs) in {} ms",
+            "check: the {} table read in {} ms{}, its URI facts joined ({} sorted runs) in {} ms",
             table,
             (read - start) / 1_000_000,
-            facts.runs(),
-            (System.nanoTime() - read) / 1_000_000);
+            handOn ? "" : " again",
+            checker.facts.runs(),
+            checker.joinMs);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        if (apart != null) {
+          checker.abandon(e);
+        }
       } catch (RuntimeException | Error e) {
         failure = e;
         queue.clear(); // the merge stops at the failure: room for the end mark
         queue.offer(END);
+        if (apart != null) {
+          checker.abandon(e);
+        }
         throw e;
+      } finally {
+        if (checker != null && apart == null) {
+          checker.facts.close();
+        }
+      }
+    }
+
+    /** Hands a batch on to the merge and, when they are checked apart, to the invariants. */
+    private void handOn(RawCell[] batch, Invariants checker) throws InterruptedException {
+      queue.put(batch);
+      if (checker != null) {
+        checker.batches.put(batch);
+      }
+    }
+
+    /**
+     * The table's invariants: its row invariants and its URI facts, joined at the end. While the
+     * cells are handed on to the merge, in a thread of their own ({@link #drain}), fed the same
+     * batches: reading the files and checking the invariants then take a core each.
+     */
+    private final class Invariants {
+      final BlockingQueue<RawCell[]> batches = new ArrayBlockingQueue<>(64);
+      final FactJoin facts = new FactJoin(table, dir, Domains.remembering(HOSTS));
+      final RowInvariants rows = new RowInvariants(table, violations, facts);
+      private volatile Throwable failed;
+      long joinMs;
+
+      /** Ends the row invariants and joins the facts. */
+      void finish() {
+        rows.finish();
+        long t = System.nanoTime();
+        facts.check(violations);
+        joinMs = (System.nanoTime() - t) / 1_000_000;
+      }
+
+      /**
+       * Checks the batches to the end mark, then finishes; after a failure (its own, or the
+       * reader's: {@link #abandon}) takes the rest without checking them, so the reader never waits
+       * on it.
+       */
+      void drain() {
+        try {
+          while (true) {
+            RawCell[] b = batches.take();
+            if (b == END) {
+              break;
+            }
+            if (failed == null) {
+              try {
+                for (RawCell c : b) {
+                  rows.accept(c);
+                }
+              } catch (RuntimeException | Error e) {
+                failed = e;
+              }
+            }
+          }
+          if (failed == null) {
+            finish();
+          }
+        } catch (InterruptedException e) {
+          failed = e;
+        } catch (RuntimeException | Error e) {
+          failed = e;
+        } finally {
+          facts.close();
+        }
+      }
+
+      /** The reader has failed: the invariants stop at the next batch and do not finish. */
+      void abandon(Throwable cause) {
+        if (failed == null) {
+          failed = cause;
+        }
+        batches.clear();
+        batches.offer(END);
+      }
+
+      /** Throws what the invariants' thread threw, as it threw it. */
+      void rethrow() throws InterruptedException {
+        Throwable f = failed;
+        if (f instanceof RuntimeException r) {
+          throw r;
+        }
+        if (f instanceof Error err) {
+          throw err;
+        }
+        if (f instanceof InterruptedException ie) {
+          throw ie;
+        }
       }
     }
 
@@ -264,6 +473,29 @@ public final class ScannerCheck {
   /** One table's cells in key order, opened in the thread that reads them. */
   interface Source {
     Cells open();
+
+    /**
+     * Whether every {@link #open} gives the same cells (a fixed snapshot, such as the files of an
+     * offline clone), so that the table can be read a second time.
+     */
+    default boolean fixed() {
+      return false;
+    }
+  }
+
+  /** {@code source}, which gives the same cells every time it is opened. */
+  static Source fixed(Source source) {
+    return new Source() {
+      @Override
+      public Cells open() {
+        return source.open();
+      }
+
+      @Override
+      public boolean fixed() {
+        return true;
+      }
+    };
   }
 
   /** Cells in key order; {@link #close()} releases what reads them. */

@@ -73,10 +73,14 @@ final class TableScans {
     };
   }
 
+  /** How many batches of cells each table is read ahead of the comparison. */
+  private static final int BATCHES = 16;
+
   /**
    * Reads {@code expected} and {@code actual} through {@code reader} (a missing actual table reads
    * as empty), each entry turned into a {@code T} by {@code cell}, and hands both streams to {@code
-   * compare}; what reads them is closed on every path.
+   * compare}, each read in a thread of its own ({@link ReadAhead}); what reads them is closed on
+   * every path.
    */
   static <T> void both(
       Reader reader,
@@ -85,8 +89,13 @@ final class TableScans {
       BiFunction<Key, Value, T> cell,
       BiConsumer<Iterator<T>, Iterator<T>> compare) {
     try (Entries es = reader.open(expected);
-        Entries as = reader.exists(actual) ? reader.open(actual) : null) {
-      compare.accept(map(es, cell), as == null ? map(EMPTY, cell) : map(as, cell));
+        Entries as = reader.exists(actual) ? reader.open(actual) : null;
+        // each table read and decoded in a thread of its own, ended before the tables close
+        ReadAhead<T> e = new ReadAhead<>(map(es, cell), "webindex-check-read", BATCHES);
+        ReadAhead<T> a =
+            new ReadAhead<>(
+                as == null ? map(EMPTY, cell) : map(as, cell), "webindex-check-read", BATCHES)) {
+      compare.accept(e, a);
     }
   }
 

@@ -14,10 +14,10 @@ import java.util.function.Consumer;
  * RowInvariants}), then the per-URI invariants ({@link UriFacts}) with the facts in memory. The
  * checks the product runs put the same pieces together over scanners, files or map tasks.
  */
-final class InMemoryCheck {
+public final class InMemoryCheck {
   private InMemoryCheck() {}
 
-  static void run(
+  public static void run(
       Iterator<Cell> expected, Iterator<Cell> actual, Exclusions skip, CheckListener acc) {
     Map<String, List<UriFact>> expFacts = new HashMap<>();
     Map<String, List<UriFact>> actFacts = new HashMap<>();

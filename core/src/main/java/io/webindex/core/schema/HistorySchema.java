@@ -139,19 +139,33 @@ public final class HistorySchema {
         + iso(s.lastModifiedMillis());
   }
 
+  /** {@code name=} of each field of a schedule, in its order. */
+  private static final String[] SCHED_PREFIXES =
+      SCHED_FIELDS.stream().map(f -> f + "=").toArray(String[]::new);
+
+  /**
+   * The schedule of a {@code sched:} value (inverse of encodeSchedule): its seven space-separated
+   * {@code name=value} fields, read in place (the check reads one per URI).
+   */
   public static Schedule decodeSchedule(String value) {
-    String[] f = value.split(" ", -1);
-    if (f.length != SCHED_FIELDS.size()) {
+    int spaces = 0;
+    for (int i = value.indexOf(' '); i >= 0; i = value.indexOf(' ', i + 1)) {
+      spaces++;
+    }
+    if (spaces != SCHED_PREFIXES.length - 1) {
       throw new IllegalArgumentException("not a schedule: " + value);
     }
-    String[] v = new String[f.length];
-    for (int i = 0; i < f.length; i++) {
-      String prefix = SCHED_FIELDS.get(i) + "=";
-      if (!f[i].startsWith(prefix)) {
+    String[] v = new String[SCHED_PREFIXES.length];
+    int start = 0;
+    for (int i = 0; i < v.length; i++) {
+      int end = i == v.length - 1 ? value.length() : value.indexOf(' ', start);
+      String prefix = SCHED_PREFIXES[i];
+      if (!value.startsWith(prefix, start)) { // a prefix has no space: then it is in the field
         throw new IllegalArgumentException(
             "schedule field " + (i + 1) + " is not " + prefix + ": " + value);
       }
-      v[i] = f[i].substring(prefix.length());
+      v[i] = value.substring(start + prefix.length(), end);
+      start = end + 1;
     }
     try {
       return new Schedule(

@@ -1,6 +1,9 @@
 package io.webindex.core.url;
 
 import crawlercommons.domains.EffectiveTldFinder;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The registrable domain of a host under the public-suffix list (crawler-commons' copy, ICANN and
@@ -22,11 +25,48 @@ public final class Domains {
 
   /** The reversed registrable domain of the host of a URI key. */
   public static String ofKey(String uriKey) {
+    int h = WebUrl.plainHostEnd(uriKey);
+    if (h >= 0) {
+      return ofPlainHostKey(uriKey.substring(0, h));
+    }
     try {
       return of(WebUrl.fromKey(uriKey));
     } catch (InvalidUrlException e) {
       throw new IllegalArgumentException("not a URI key: " + uriKey, e);
     }
+  }
+
+  /**
+   * The domain of the host key of a plain key ({@link WebUrl#plainHostEnd}): a host name's reversed
+   * labels, never an IP literal.
+   */
+  private static String ofPlainHostKey(String hostKey) {
+    return WebUrl.reverseLabels(registrable(WebUrl.reverseLabels(hostKey)));
+  }
+
+  /**
+   * {@link #ofKey} for the keys of one thread, remembering the domains of up to {@code hosts} hosts
+   * (then it forgets them all and starts again): a URI key's domain is its host's, and a table
+   * holds many URIs per host. The same answers, and the same refusals, as {@code ofKey}.
+   */
+  public static Function<String, String> remembering(int hosts) {
+    Map<String, String> known = new HashMap<>();
+    return uriKey -> {
+      int h = WebUrl.plainHostEnd(uriKey);
+      if (h < 0) {
+        return ofKey(uriKey);
+      }
+      String hostKey = uriKey.substring(0, h);
+      String d = known.get(hostKey);
+      if (d == null) {
+        if (known.size() >= hosts) {
+          known.clear();
+        }
+        d = ofPlainHostKey(hostKey);
+        known.put(hostKey, d);
+      }
+      return d;
+    };
   }
 
   /**

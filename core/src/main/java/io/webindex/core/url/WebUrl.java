@@ -150,6 +150,33 @@ public final class WebUrl {
    * then decides ({@code WebUrlTest.plainKeysAgreeWithTheParser}).
    */
   static WebUrl fromPlainKey(String key) {
+    PlainKey k = plainKey(key);
+    if (k == null) {
+      return null;
+    }
+    String path = k.pathStart == key.length() ? "/" : key.substring(k.pathStart, k.pathEnd);
+    String query = k.pathEnd < key.length() ? key.substring(k.pathEnd + 1) : null;
+    return new WebUrl(k.https, reverseLabels(key.substring(0, k.hostEnd)), k.port, path, query);
+  }
+
+  /**
+   * Where the host part of a key ends, when {@link #fromPlainKey} reads the key (without building
+   * the URL), else -1.
+   */
+  static int plainHostEnd(String key) {
+    PlainKey k = plainKey(key);
+    return k == null ? -1 : k.hostEnd;
+  }
+
+  /**
+   * The parts of a plain key ({@link #fromPlainKey}): the host key {@code [0, hostEnd)}, the path
+   * {@code [pathStart, pathEnd)} (none when {@code pathStart} is the key's length) and the query
+   * after {@code pathEnd} (none when that is the key's length).
+   */
+  private record PlainKey(int hostEnd, boolean https, int port, int pathStart, int pathEnd) {}
+
+  /** The parts of a plain key, or null for a key that is not one. */
+  private static PlainKey plainKey(String key) {
     int n = key.length();
     int i = 0;
     int labelStart = 0;
@@ -169,9 +196,10 @@ public final class WebUrl {
     if (!plainLabel(key, labelStart, i, labelStart == 0) || i > 253) {
       return null;
     }
-    String hostKey = key.substring(0, i);
+    int hostEnd = i;
     boolean https = false;
     int port = -1;
+    int portDigits = 0;
     if (i < n && key.charAt(i) == ':') {
       int j = ++i;
       while (i < n && key.charAt(i) >= '0' && key.charAt(i) <= '9') {
@@ -182,6 +210,7 @@ public final class WebUrl {
           return null;
         }
         port = Integer.parseInt(key, j, i, 10);
+        portDigits = i - j;
       }
       if (i < n && key.charAt(i) == 's') {
         https = true;
@@ -191,27 +220,27 @@ public final class WebUrl {
         return null;
       }
     }
-    String path = "/";
-    String query = null;
+    int pathStart = i;
+    int pathEnd = n;
+    // the URL's length: scheme "://" host [":" port] path ["?" query]
+    int length = (https ? 8 : 7) + hostEnd + (port == -1 ? 0 : 1 + portDigits);
     if (i < n) {
       int q = key.indexOf('?', i);
-      int pathEnd = q < 0 ? n : q;
+      pathEnd = q < 0 ? n : q;
       if (key.charAt(i) != '/'
           || (q < 0 && pathEnd - i == 1)
           || !plainText(key, i, pathEnd, false)
           || dotSegment(key, i, pathEnd)) {
         return null;
       }
-      path = key.substring(i, pathEnd);
-      if (q >= 0) {
-        if (q + 1 == n || !plainText(key, q + 1, n, true)) {
-          return null;
-        }
-        query = key.substring(q + 1);
+      if (q >= 0 && (q + 1 == n || !plainText(key, q + 1, n, true))) {
+        return null;
       }
+      length += n - i; // the path, and "?" and the query
+    } else {
+      length += 1; // the path "/"
     }
-    WebUrl url = new WebUrl(https, reverseLabels(hostKey), port, path, query);
-    return url.toString().length() > MAX_LENGTH ? null : url;
+    return length > MAX_LENGTH ? null : new PlainKey(hostEnd, https, port, pathStart, pathEnd);
   }
 
   /**

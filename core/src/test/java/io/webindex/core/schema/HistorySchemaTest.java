@@ -56,6 +56,93 @@ class HistorySchemaTest {
     assertThrows(IllegalArgumentException.class, () -> HistorySchema.decodeFullHistory("1 2 ok"));
   }
 
+  /**
+   * A schedule value is read as splitting it at every space and taking each field after its name
+   * would read it (the oracle below): the same schedule, or a refusal with the same message, for
+   * good values and for values damaged in every way (characters dropped, spaces added, fields
+   * swapped or emptied).
+   */
+  @Test
+  void aScheduleIsReadAsSplittingItsFieldsReadsIt() {
+    java.util.Random r = new java.util.Random(5);
+    List<String> names =
+        List.of("first", "last", "crawls", "changes", "interval", "next", "modified");
+    int refused = 0;
+    for (int i = 0; i < 3000; i++) {
+      long first = T + r.nextInt(1_000_000_000);
+      long last = first + r.nextInt(1_000_000_000);
+      int crawls = 1 + r.nextInt(50);
+      String v =
+          HistorySchema.encodeSchedule(
+              new Schedule(
+                  first,
+                  last,
+                  crawls,
+                  r.nextInt(crawls),
+                  1 + r.nextInt(10_000_000),
+                  last + r.nextInt(1_000_000_000),
+                  first + (long) (r.nextDouble() * (last - first))));
+      StringBuilder b = new StringBuilder(v);
+      switch (i % 6) {
+        case 1 -> b.deleteCharAt(r.nextInt(b.length()));
+        case 2 -> b.insert(r.nextInt(b.length() + 1), ' ');
+        case 3 -> {
+          String[] f = v.split(" ", -1);
+          int a = r.nextInt(f.length);
+          int c = r.nextInt(f.length);
+          String t = f[a];
+          f[a] = f[c];
+          f[c] = t;
+          b = new StringBuilder(String.join(" ", f));
+        }
+        case 4 -> b.replace(0, b.indexOf(" "), "");
+        case 5 -> b.setCharAt(r.nextInt(b.length()), "x= 0:".charAt(r.nextInt(5)));
+        default -> {}
+      }
+      String value = b.toString();
+      String want;
+      try {
+        String[] f = value.split(" ", -1);
+        if (f.length != names.size()) {
+          throw new IllegalArgumentException("not a schedule: " + value);
+        }
+        String[] x = new String[f.length];
+        for (int k = 0; k < f.length; k++) {
+          if (!f[k].startsWith(names.get(k) + "=")) {
+            throw new IllegalArgumentException(
+                "schedule field " + (k + 1) + " is not " + names.get(k) + "=: " + value);
+          }
+          x[k] = f[k].substring(names.get(k).length() + 1);
+        }
+        want =
+            new Schedule(
+                    HistorySchema.parseIso(x[0]),
+                    HistorySchema.parseIso(x[1]),
+                    Integer.parseInt(x[2]),
+                    Integer.parseInt(x[3]),
+                    Long.parseLong(x[4]),
+                    HistorySchema.parseIso(x[5]),
+                    HistorySchema.parseIso(x[6]))
+                .toString();
+      } catch (IllegalArgumentException e) {
+        want =
+            e.getMessage().startsWith("not a schedule")
+                    || e.getMessage().startsWith("schedule field")
+                ? e.getMessage()
+                : "bad schedule '" + value + "': " + e.getMessage();
+        refused++;
+      }
+      String got;
+      try {
+        got = HistorySchema.decodeSchedule(value).toString();
+      } catch (IllegalArgumentException e) {
+        got = e.getMessage();
+      }
+      assertEquals(want, got, value);
+    }
+    assertEquals(true, refused > 1000 && refused < 3000, "refused " + refused);
+  }
+
   @Test
   void fullHistoryGoldenAndRoundTrip() {
     Instant t = Instant.ofEpochMilli(T).plusNanos(250_000);

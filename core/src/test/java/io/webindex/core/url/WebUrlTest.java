@@ -196,6 +196,8 @@ class WebUrlTest {
     for (int i = 0; i < keys.size(); i++) {
       String k = keys.get(i);
       WebUrl fast = k.isEmpty() ? null : WebUrl.fromPlainKey(k);
+      assertEquals(fast == null ? -1 : fast.hostKey().length(), WebUrl.plainHostEnd(k), k);
+      assertDomainAsTheParserGives(k);
       if (fast == null) {
         continue;
       }
@@ -217,6 +219,82 @@ class WebUrlTest {
     // mutations reach both sides of it
     assertTrue(plainSynthetic > synthetic * 3 / 4, plainSynthetic + " of " + synthetic);
     assertTrue(plain < keys.size() * 3 / 4, plain + " of " + keys.size());
+  }
+
+  /** {@link Domains#ofKey}: the domain of the URL the parser reads from the key, or a refusal. */
+  private static void assertDomainAsTheParserGives(String k) {
+    String want;
+    try {
+      want = Domains.of(WebUrl.fromKeyParsed(k));
+    } catch (InvalidUrlException e) {
+      want = "refused";
+    }
+    String got;
+    try {
+      got = Domains.ofKey(k);
+    } catch (IllegalArgumentException e) {
+      got = "refused";
+    }
+    assertEquals(want, got, k);
+  }
+
+  /**
+   * A plain key is read without the parser only while its URL is at most {@link WebUrl#MAX_LENGTH}
+   * characters long (then the parser refuses it): the length counted from the key's parts, with and
+   * without a port, a query and a path, at the limit and one over it.
+   */
+  @Test
+  void plainKeysUpToTheLongestUrl() {
+    for (String prefix : List.of("com.example", "com.example:8080", "com.example:8443s")) {
+      int hostEnd = prefix.indexOf(':') < 0 ? prefix.length() : prefix.indexOf(':');
+      assertEquals(hostEnd, WebUrl.plainHostEnd(prefix), "the root, no path in the key");
+      // the URL of the root ends with its path "/"
+      int origin = WebUrl.fromPlainKey(prefix).toString().length() - 1;
+      for (String shape : List.of("/", "/a?")) {
+        for (int over = -1; over <= 1; over++) {
+          String key =
+              prefix + shape + "x".repeat(WebUrl.MAX_LENGTH + over - origin - shape.length());
+          int length;
+          try {
+            length = WebUrl.fromKeyParsed(key).toString().length();
+          } catch (InvalidUrlException e) {
+            length = Integer.MAX_VALUE; // too long for the parser
+          }
+          assertEquals(over <= 0, length <= WebUrl.MAX_LENGTH, key);
+          assertEquals(over <= 0, WebUrl.fromPlainKey(key) != null, key);
+          assertEquals(over <= 0 ? hostEnd : -1, WebUrl.plainHostEnd(key), key);
+        }
+      }
+    }
+  }
+
+  /**
+   * {@link Domains#remembering} gives {@link Domains#ofKey}'s answers and refusals, also after it
+   * has forgotten the hosts it knew.
+   */
+  @Test
+  void rememberedDomainsAreTheDomainsOfTheKeys() {
+    java.util.function.Function<String, String> remembering = Domains.remembering(3);
+    Random rnd = new Random(11);
+    for (int i = 0; i < 5_000; i++) {
+      String key = WebUrl.of(RandomUrls.url(rnd)).key();
+      if (i % 7 == 0) {
+        key = key.toUpperCase(java.util.Locale.ROOT);
+      }
+      String want;
+      try {
+        want = Domains.ofKey(key);
+      } catch (IllegalArgumentException e) {
+        want = "refused";
+      }
+      String got;
+      try {
+        got = remembering.apply(key);
+      } catch (IllegalArgumentException e) {
+        got = "refused";
+      }
+      assertEquals(want, got, key);
+    }
   }
 
   /**
