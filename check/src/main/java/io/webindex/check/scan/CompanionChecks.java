@@ -14,9 +14,11 @@ import org.apache.accumulo.core.client.Connector;
  * frontier) once both have ended, so that the report is the same as if they had run one after the
  * other.
  *
- * <p>After the query tables' comparison, not beside it: that one keeps both cores of the 2-core
- * machine busy, and the two at once measured no faster (1M pages: 29.1 s against 28.9 s, the median
- * of three runs each, with 5 % more CPU).
+ * <p>Each of the four tables is read ahead in a thread of its own ({@link TableScans#both}). In the
+ * files mode they run while the expected query table's facts are joined ({@link FileCheck}), not
+ * while the query tables are read: that keeps both cores of the 2-core machine busy, and the two at
+ * once measured no faster (1M pages: 29.1 s against 28.9 s, the median of three runs each, with 5 %
+ * more CPU).
  */
 public final class CompanionChecks {
   private CompanionChecks() {}

@@ -99,7 +99,10 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
     n++;
   }
 
-  /** Checks the facts of every URI, reporting to {@code listener}; then frees the runs. */
+  /**
+   * Checks the facts of every URI, reporting to {@code listener}; then frees the runs. Stops
+   * ({@link IllegalStateException}) when its thread is interrupted.
+   */
   void check(CheckListener listener) {
     Arrays.sort(keys, 0, n);
     List<Source> sources = new ArrayList<>();
@@ -119,7 +122,11 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
         }
       }
       List<Fact> group = new ArrayList<>();
+      int groups = 0;
       while (!queue.isEmpty()) {
+        if ((++groups & 0xfff) == 0 && Thread.currentThread().isInterrupted()) {
+          throw new IllegalStateException("the check has ended: its fact join stopped");
+        }
         long h = queue.peek().hash;
         group.clear();
         while (!queue.isEmpty() && queue.peek().hash == h) {

@@ -42,23 +42,36 @@ final class ReadAhead<T> implements Iterator<T>, AutoCloseable {
     int n = 0;
     try {
       while (!stop && source.hasNext()) {
-        b[n++] = source.next();
+        T x = source.next(); // (in b[n++] = next(), n would count an element that failed)
+        b[n++] = x;
         if (n == BATCH) {
           put(b);
           b = new Object[BATCH];
           n = 0;
         }
       }
-    } catch (RuntimeException | Error | InterruptedException e) {
-      failure = e;
-    }
-    try {
       if (n > 0) {
-        put(Arrays.copyOf(b, n)); // what was read before a failure too
+        put(Arrays.copyOf(b, n));
+        n = 0;
       }
-      put(END);
-    } catch (InterruptedException e) {
-      // nobody waits for the end
+    } catch (Throwable e) {
+      failure = e;
+    } finally {
+      try {
+        if (n > 0) {
+          put(Arrays.copyOf(b, n)); // what was read before a failure too
+        }
+      } catch (Throwable e) {
+        if (failure == null) {
+          failure = e;
+        }
+      } finally {
+        try {
+          put(END);
+        } catch (InterruptedException e) {
+          // nobody waits for the end
+        }
+      }
     }
   }
 

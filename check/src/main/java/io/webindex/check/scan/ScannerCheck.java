@@ -48,9 +48,9 @@ public final class ScannerCheck {
 
   /**
    * Compares the two tables: the differences go to {@code listener} as the merge finds them; each
-   * table's invariant violations are collected apart (each table is read, and its invariants
-   * checked, in a thread of its own) and added to {@code acc} after them, those of the expected
-   * table first. {@code listener} passes what it receives on to {@code acc}.
+   * table's invariant violations are collected apart (each table is read in a thread of its own,
+   * its invariants checked in another beside it) and added to {@code acc} after them, those of the
+   * expected table first. {@code listener} passes what it receives on to {@code acc}.
    */
   public static void run(
       Connector conn,
@@ -140,6 +140,9 @@ public final class ScannerCheck {
             pool.submit(
                 new TableReader(actual, CheckAccumulator.ACTUAL, actViolations, tmp, true, false));
       }
+      if (fe.isDone()) {
+        get(fe); // the expected table's failure first, if it has failed already
+      }
       alongside.run();
       get(fe);
       if (again != null) {
@@ -228,7 +231,7 @@ public final class ScannerCheck {
     private final Path dir;
     private final boolean invariants;
     private final boolean handOn;
-    private final BlockingQueue<RawCell[]> queue = new ArrayBlockingQueue<>(64);
+    private final BlockingQueue<RawCell[]> queue = new ArrayBlockingQueue<>(8);
     private volatile Throwable failure;
 
     TableReader(
@@ -254,9 +257,10 @@ public final class ScannerCheck {
       try {
         checker = invariants ? new Invariants() : null;
         if (checker != null && handOn) {
-          apart = new Thread(checker::drain, "webindex-check-invariants");
-          apart.setDaemon(true);
-          apart.start();
+          Thread t = new Thread(checker::drain, "webindex-check-invariants-" + table);
+          t.setDaemon(true);
+          t.start();
+          apart = t;
         }
         try (Cells s = source.open()) {
           RawCell[] batch = new RawCell[BATCH];
@@ -265,6 +269,10 @@ public final class ScannerCheck {
             RawCell c = s.next();
             if (!handOn) {
               checker.rows.accept(c);
+              if (++n == BATCH) {
+                n = 0;
+                stopWhenInterrupted();
+              }
               continue;
             }
             batch[n++] = c;
@@ -274,7 +282,7 @@ public final class ScannerCheck {
               n = 0;
             }
           }
-          if (n > 0) {
+          if (handOn && n > 0) {
             handOn(java.util.Arrays.copyOf(batch, n), checker);
           }
         }
@@ -300,16 +308,16 @@ public final class ScannerCheck {
             checker.facts.runs(),
             checker.joinMs);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
         if (apart != null) {
-          checker.abandon(e);
+          checker.abandon(apart, e);
         }
+        Thread.currentThread().interrupt();
       } catch (RuntimeException | Error e) {
         failure = e;
         queue.clear(); // the merge stops at the failure: room for the end mark
         queue.offer(END);
         if (apart != null) {
-          checker.abandon(e);
+          checker.abandon(apart, e);
         }
         throw e;
       } finally {
@@ -319,8 +327,14 @@ public final class ScannerCheck {
       }
     }
 
-    /** Hands a batch on to the merge and, when they are checked apart, to the invariants. */
+    /**
+     * Hands a batch on to the merge and, when they are checked apart, to the invariants; throws
+     * what the invariants have thrown, so that the merge stops there.
+     */
     private void handOn(RawCell[] batch, Invariants checker) throws InterruptedException {
+      if (checker != null) {
+        checker.rethrow();
+      }
       queue.put(batch);
       if (checker != null) {
         checker.batches.put(batch);
@@ -333,13 +347,13 @@ public final class ScannerCheck {
      * batches: reading the files and checking the invariants then take a core each.
      */
     private final class Invariants {
-      final BlockingQueue<RawCell[]> batches = new ArrayBlockingQueue<>(64);
+      final BlockingQueue<RawCell[]> batches = new ArrayBlockingQueue<>(8);
       final FactJoin facts = new FactJoin(table, dir, Domains.remembering(HOSTS));
       final RowInvariants rows = new RowInvariants(table, violations, facts);
       private volatile Throwable failed;
       long joinMs;
 
-      /** Ends the row invariants and joins the facts. */
+      /** Ends the row invariants and joins the facts (stopping when interrupted). */
       void finish() {
         rows.finish();
         long t = System.nanoTime();
@@ -350,7 +364,7 @@ public final class ScannerCheck {
       /**
        * Checks the batches to the end mark, then finishes; after a failure (its own, or the
        * reader's: {@link #abandon}) takes the rest without checking them, so the reader never waits
-       * on it.
+       * on it; always closes the facts.
        */
       void drain() {
         try {
@@ -364,7 +378,7 @@ public final class ScannerCheck {
                 for (RawCell c : b) {
                   rows.accept(c);
                 }
-              } catch (RuntimeException | Error e) {
+              } catch (Throwable e) {
                 failed = e;
               }
             }
@@ -372,26 +386,41 @@ public final class ScannerCheck {
           if (failed == null) {
             finish();
           }
-        } catch (InterruptedException e) {
-          failed = e;
-        } catch (RuntimeException | Error e) {
-          failed = e;
+        } catch (Throwable e) {
+          if (failed == null) {
+            failed = e;
+          }
         } finally {
           facts.close();
         }
       }
 
-      /** The reader has failed: the invariants stop at the next batch and do not finish. */
-      void abandon(Throwable cause) {
+      /**
+       * The reader has failed or was interrupted: the invariants stop (at the next batch, or in the
+       * fact join, interrupted) and do not finish; returns once their thread has ended.
+       */
+      void abandon(Thread apart, Throwable cause) {
         if (failed == null) {
           failed = cause;
         }
         batches.clear();
         batches.offer(END);
+        apart.interrupt();
+        boolean interrupted = false;
+        while (apart.isAlive()) {
+          try {
+            apart.join();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
       }
 
       /** Throws what the invariants' thread threw, as it threw it. */
-      void rethrow() throws InterruptedException {
+      void rethrow() {
         Throwable f = failed;
         if (f instanceof RuntimeException r) {
           throw r;
@@ -399,9 +428,16 @@ public final class ScannerCheck {
         if (f instanceof Error err) {
           throw err;
         }
-        if (f instanceof InterruptedException ie) {
-          throw ie;
+        if (f != null) {
+          throw new IllegalStateException(f);
         }
+      }
+    }
+
+    /** Throws when this thread has been interrupted (the check has ended or failed). */
+    private static void stopWhenInterrupted() throws InterruptedException {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new InterruptedException("the check has ended");
       }
     }
 

@@ -91,10 +91,13 @@ final class TableScans {
     try (Entries es = reader.open(expected);
         Entries as = reader.exists(actual) ? reader.open(actual) : null;
         // each table read and decoded in a thread of its own, ended before the tables close
-        ReadAhead<T> e = new ReadAhead<>(map(es, cell), "webindex-check-read", BATCHES);
+        ReadAhead<T> e =
+            new ReadAhead<>(map(es, cell), "webindex-check-read-" + expected, BATCHES);
         ReadAhead<T> a =
             new ReadAhead<>(
-                as == null ? map(EMPTY, cell) : map(as, cell), "webindex-check-read", BATCHES)) {
+                as == null ? map(EMPTY, cell) : map(as, cell),
+                "webindex-check-read-" + actual,
+                BATCHES)) {
       compare.accept(e, a);
     }
   }

@@ -98,17 +98,28 @@ class ScannerCheckTest {
     final List<Cell> cells;
     final boolean fixed;
     final AtomicInteger opens = new AtomicInteger();
+    private int failingRead; // the read (1, 2, …) that fails after failAfter cells; 0: none
+    private int failAfter;
 
     Table(List<Cell> cells, boolean fixed) {
       this.cells = cells;
       this.fixed = fixed;
     }
 
+    /** This table's {@code read}-th read fails after {@code after} cells. */
+    Table failing(int read, int after) {
+      this.failingRead = read;
+      this.failAfter = after;
+      return this;
+    }
+
     @Override
     public ScannerCheck.Cells open() {
-      opens.incrementAndGet();
+      boolean fails = opens.incrementAndGet() == failingRead;
       Iterator<Cell> it = cells.iterator();
       return new ScannerCheck.Cells() {
+        private int read;
+
         @Override
         public boolean hasNext() {
           return it.hasNext();
@@ -116,6 +127,9 @@ class ScannerCheckTest {
 
         @Override
         public RawCell next() {
+          if (fails && read++ == failAfter) {
+            throw new IllegalStateException("the disk is gone");
+          }
           return RawCell.of(it.next());
         }
 
@@ -233,5 +247,123 @@ class ScannerCheckTest {
     CheckAccumulator acc = accumulator(inFlight);
     ScannerCheck.run(new Table(t, true), new Table(t, true), Exclusions.NONE, acc, acc);
     assertTrue(acc.inFlightViolations() > 0, "some of the actual table's findings are in flight");
+  }
+
+  /**
+   * Fixed snapshots and scanners give the same report, sample for sample in the same order, also
+   * when few findings of each kind are kept (the merge order of the tables' findings decides
+   * which).
+   */
+  @Test
+  void fixedSnapshotsAndScannersGiveTheSameReportInTheSameOrder() {
+    List<Cell> t = table();
+    List<List<List<Cell>>> pairs =
+        List.of(
+            List.of(broken(t), broken(t)),
+            List.of(t, broken(t)),
+            List.of(broken(t), t),
+            List.of(broken(t), broken(broken(t))));
+    for (List<List<Cell>> pair : pairs) {
+      for (int samples : List.of(1, 2, 1000)) {
+        CheckAccumulator scanners = new CheckAccumulator(samples);
+        ScannerCheck.run(
+            new Table(pair.get(0), false),
+            new Table(pair.get(1), false),
+            Exclusions.NONE,
+            scanners,
+            scanners);
+        CheckAccumulator fixed = new CheckAccumulator(samples);
+        ScannerCheck.run(
+            new Table(pair.get(0), true),
+            new Table(pair.get(1), true),
+            Exclusions.NONE,
+            fixed,
+            fixed);
+        assertEquals(scanners.ranges(), fixed.ranges());
+        assertEquals(scanners.invariants(), fixed.invariants());
+        assertEquals(scanners.samples(), fixed.samples());
+      }
+    }
+  }
+
+  /**
+   * What runs alongside the fact join runs once, in the calling thread, before the check returns;
+   * what it throws is what the check throws, and no thread of the check is left running.
+   */
+  @Test
+  void theWorkAlongsideRunsInTheCallersThreadAndItsFailureIsTheChecks() throws Exception {
+    List<Cell> t = broken(table());
+    for (boolean same : List.of(true, false)) {
+      List<Thread> ran = new ArrayList<>();
+      CheckAccumulator acc = accumulator(null);
+      ScannerCheck.run(
+          new Table(t, true),
+          new Table(same ? t : table(), true),
+          Exclusions.NONE,
+          acc,
+          acc,
+          () -> ran.add(Thread.currentThread()));
+      assertEquals(List.of(Thread.currentThread()), ran);
+      IllegalStateException thrown =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalStateException.class,
+              () ->
+                  ScannerCheck.run(
+                      new Table(t, true),
+                      new Table(same ? t : table(), true),
+                      Exclusions.NONE,
+                      acc,
+                      acc,
+                      () -> {
+                        throw new IllegalStateException("the history is unreadable");
+                      }));
+      assertEquals("the history is unreadable", thrown.getMessage());
+      assertNoCheckThreadLeft();
+    }
+  }
+
+  /**
+   * A table that fails while it is read, the first time or the second, fails the check with what it
+   * threw, and leaves no thread of the check running.
+   */
+  @Test
+  void aTableThatFailsToBeReadFailsTheCheck() throws Exception {
+    List<Cell> t = broken(table());
+    List<Cell> other = table();
+    List<ScannerCheck.Source[]> cases =
+        List.of(
+            new ScannerCheck.Source[] {new Table(t, true).failing(1, 500), new Table(t, true)},
+            new ScannerCheck.Source[] {new Table(t, true), new Table(t, true).failing(1, 500)},
+            new ScannerCheck.Source[] {new Table(t, false), new Table(t, false).failing(1, 3)},
+            // the second read of a table that differs
+            new ScannerCheck.Source[] {new Table(t, true), new Table(other, true).failing(2, 700)});
+    for (ScannerCheck.Source[] c : cases) {
+      CheckAccumulator acc = accumulator(null);
+      IllegalStateException thrown =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalStateException.class,
+              () -> ScannerCheck.run(c[0], c[1], Exclusions.NONE, acc, acc));
+      assertEquals("the disk is gone", thrown.getMessage());
+      assertNoCheckThreadLeft();
+    }
+  }
+
+  /** No thread of a check runs any more (they end within seconds of the check). */
+  static void assertNoCheckThreadLeft() throws InterruptedException {
+    long until = System.nanoTime() + 10_000_000_000L;
+    List<String> left;
+    do {
+      left =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(Thread::isAlive)
+              .map(Thread::getName)
+              .filter(n -> n.startsWith("webindex-check-"))
+              .toList();
+      if (left.isEmpty()) {
+        return;
+      }
+      Thread.sleep(20);
+    } while (System.nanoTime() < until);
+    assertEquals(List.of(), left, "threads of the check still running");
   }
 }
