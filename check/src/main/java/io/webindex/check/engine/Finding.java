@@ -12,4 +12,9 @@ public record Finding(
     String column,
     String expected,
     String actual,
-    String detail) {}
+    String detail) {
+  /** The same finding, found in {@code table}. */
+  public Finding in(String table) {
+    return new Finding(kind, table, range, row, column, expected, actual, detail);
+  }
+}

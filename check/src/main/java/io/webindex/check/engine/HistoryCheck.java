@@ -169,16 +169,7 @@ public final class HistoryCheck {
   private static List<Finding> inTable(List<Finding> findings, String table) {
     List<Finding> out = new ArrayList<>(findings.size());
     for (Finding f : findings) {
-      out.add(
-          new Finding(
-              f.kind(),
-              table,
-              f.range(),
-              f.row(),
-              f.column(),
-              f.expected(),
-              f.actual(),
-              f.detail()));
+      out.add(f.in(table));
     }
     return out;
   }

@@ -97,16 +97,7 @@ final class ReadAhead<T> implements Iterator<T>, AutoCloseable {
       }
     }
     if (ended) {
-      Throwable f = failure;
-      if (f instanceof RuntimeException r) {
-        throw r;
-      }
-      if (f instanceof Error err) {
-        throw err;
-      }
-      if (f != null) {
-        throw new IllegalStateException(f);
-      }
+      Thrown.rethrow(failure);
       return false;
     }
     return true;

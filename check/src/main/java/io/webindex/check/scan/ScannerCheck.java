@@ -180,17 +180,7 @@ public final class ScannerCheck {
       @Override
       public void violation(String table, Finding f) {
         expected.violation(table, f);
-        actual.violation(
-            CheckAccumulator.ACTUAL,
-            new Finding(
-                f.kind(),
-                CheckAccumulator.ACTUAL,
-                f.range(),
-                f.row(),
-                f.column(),
-                f.expected(),
-                f.actual(),
-                f.detail()));
+        actual.violation(CheckAccumulator.ACTUAL, f.in(CheckAccumulator.ACTUAL));
       }
     };
   }
@@ -202,14 +192,8 @@ public final class ScannerCheck {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof RuntimeException r) {
-        throw r;
-      }
-      if (c instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(c);
+      Thrown.rethrow(e.getCause());
+      throw new IllegalStateException(e);
     }
   }
 
@@ -421,16 +405,7 @@ public final class ScannerCheck {
 
       /** Throws what the invariants' thread threw, as it threw it. */
       void rethrow() {
-        Throwable f = failed;
-        if (f instanceof RuntimeException r) {
-          throw r;
-        }
-        if (f instanceof Error err) {
-          throw err;
-        }
-        if (f != null) {
-          throw new IllegalStateException(f);
-        }
+        Thrown.rethrow(failed);
       }
     }
 
@@ -458,13 +433,7 @@ public final class ScannerCheck {
             }
             i = 0;
           }
-          Throwable f = failure;
-          if (f instanceof RuntimeException r) {
-            throw r; // as the scanner threw it (e.g. StoreException: no such table)
-          }
-          if (f instanceof Error err) {
-            throw err;
-          }
+          Thrown.rethrow(failure); // as the scanner threw it (e.g. StoreException: no table)
           return batch != END;
         }
 

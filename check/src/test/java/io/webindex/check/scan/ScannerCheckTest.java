@@ -265,25 +265,22 @@ class ScannerCheckTest {
             List.of(broken(t), broken(broken(t))));
     for (List<List<Cell>> pair : pairs) {
       for (int samples : List.of(1, 2, 1000)) {
-        CheckAccumulator scanners = new CheckAccumulator(samples);
-        ScannerCheck.run(
-            new Table(pair.get(0), false),
-            new Table(pair.get(1), false),
-            Exclusions.NONE,
-            scanners,
-            scanners);
-        CheckAccumulator fixed = new CheckAccumulator(samples);
-        ScannerCheck.run(
-            new Table(pair.get(0), true),
-            new Table(pair.get(1), true),
-            Exclusions.NONE,
-            fixed,
-            fixed);
+        CheckAccumulator scanners = check(pair.get(0), pair.get(1), false, samples);
+        CheckAccumulator fixed = check(pair.get(0), pair.get(1), true, samples);
         assertEquals(scanners.ranges(), fixed.ranges());
         assertEquals(scanners.invariants(), fixed.invariants());
         assertEquals(scanners.samples(), fixed.samples());
       }
     }
+  }
+
+  /** The check of two tables, both fixed snapshots or both scanners, keeping {@code samples}. */
+  private static CheckAccumulator check(
+      List<Cell> expected, List<Cell> actual, boolean fixed, int samples) {
+    CheckAccumulator acc = new CheckAccumulator(samples);
+    ScannerCheck.run(
+        new Table(expected, fixed), new Table(actual, fixed), Exclusions.NONE, acc, acc);
+    return acc;
   }
 
   /**

@@ -234,13 +234,17 @@ class WebUrlTest {
     } catch (InvalidUrlException e) {
       want = "refused";
     }
-    String got;
+    assertEquals(want, domainOrRefusal(Domains::ofKey, k), k);
+  }
+
+  /** The domain {@code domains} gives a key, or "refused" when it refuses the key. */
+  private static String domainOrRefusal(
+      java.util.function.Function<String, String> domains, String key) {
     try {
-      got = Domains.ofKey(k);
+      return domains.apply(key);
     } catch (IllegalArgumentException e) {
-      got = "refused";
+      return "refused";
     }
-    assertEquals(want, got, k);
   }
 
   /**
@@ -286,19 +290,7 @@ class WebUrlTest {
       if (i % 7 == 0) {
         key = key.toUpperCase(java.util.Locale.ROOT);
       }
-      String want;
-      try {
-        want = Domains.ofKey(key);
-      } catch (IllegalArgumentException e) {
-        want = "refused";
-      }
-      String got;
-      try {
-        got = remembering.apply(key);
-      } catch (IllegalArgumentException e) {
-        got = "refused";
-      }
-      assertEquals(want, got, key);
+      assertEquals(domainOrRefusal(Domains::ofKey, key), domainOrRefusal(remembering, key), key);
     }
   }
 
