@@ -37,7 +37,7 @@ public final class FrontierCheck {
   private final class Side {
     private final String table;
     private String row;
-    private final Set<String> uris = new HashSet<>();
+    private Set<String> uris = new HashSet<>();
 
     Side(String table) {
       this.table = table;
@@ -50,7 +50,11 @@ public final class FrontierCheck {
     String check(Cell c, Decoded d) {
       if (!c.row().equals(row)) {
         row = c.row();
-        uris.clear();
+        if (!uris.isEmpty()) {
+          // a new set, not a cleared one: clearing costs the table's whole capacity, which a
+          // queue of many URIs grew and every smaller queue after it would pay for again
+          uris = new HashSet<>();
+        }
       }
       FrontierEntry e = d.entry();
       if (e == null) {

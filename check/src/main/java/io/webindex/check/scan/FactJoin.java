@@ -24,10 +24,10 @@ import java.util.function.ToLongFunction;
 /**
  * Joins one table's URI facts per URI in bounded memory, for {@link UriFacts#check}: the facts are
  * collected in a buffer of at most {@link #BUFFER_BYTES}, which is sorted by a 64-bit hash of the
- * URI and written to a temporary file when full (a sorted run); {@link #check} merges the runs and
- * checks the facts of each URI (the facts of one hash are split by their exact URI, so a collision
- * of hashes never joins two URIs). Memory stays the same whatever the table's size; the disk holds
- * about 60 bytes per fact.
+ * URI ({@link #hash}: a host's URIs together) and written to a temporary file when full (a sorted
+ * run); {@link #check} merges the runs and checks the facts of each URI (the facts of one hash are
+ * split by their exact URI, so a collision of hashes never joins two URIs). Memory stays the same
+ * whatever the table's size; the disk holds about 60 bytes per fact.
  */
 final class FactJoin implements Consumer<UriFact>, AutoCloseable {
   static final int BUFFER_BYTES = 16 << 20;
@@ -227,11 +227,31 @@ final class FactJoin implements Consumer<UriFact>, AutoCloseable {
     n = 0;
   }
 
-  /** 64-bit FNV-1a with a final mix. */
+  /** The high bits of a fact's hash: its host's. */
+  static final int HOST_BITS = 22;
+
+  /**
+   * The hash the facts are sorted and grouped by: its high {@link #HOST_BITS} bits a hash of the
+   * key up to its first '/' (a URI key's host: {@code com.example/...}), the rest a hash of the
+   * whole key. The facts of one URI share it, as any function of the URI would have them; those of
+   * one host come one after the other, so the join asks a host's domain once for all its URIs (the
+   * domain look-up remembers the hosts it met, and a table holds more hosts than it keeps).
+   */
   static long hash(byte[] b) {
+    int end = 0;
+    while (end < b.length && b[end] != '/') {
+      end++;
+    }
+    long host = fnv(b, end);
+    long uri = end == b.length ? host : fnv(b, b.length);
+    return (host & (-1L << (64 - HOST_BITS))) | (uri >>> HOST_BITS);
+  }
+
+  /** 64-bit FNV-1a of {@code b[0..n)} with a final mix. */
+  private static long fnv(byte[] b, int n) {
     long h = 0xcbf29ce484222325L;
-    for (byte x : b) {
-      h ^= x & 0xff;
+    for (int i = 0; i < n; i++) {
+      h ^= b[i] & 0xff;
       h *= 0x100000001b3L;
     }
     h ^= h >>> 33;

@@ -40,11 +40,14 @@ import org.apache.hadoop.security.AccessControlException;
  * cell. Against the public scanner this saves, per cell, its four system iterator layers, its
  * synchronized iterator layer, its copy of every key and value, and a synchronized stream read per
  * byte: each data block is read whole into an array ({@link WholeBlocks}) and decoded from there,
- * as the tablet server does for cached blocks. {@code RFileCellsTest} holds it to the public
- * scanner with the system iterators and the table's versioning iterator on random files.
+ * as the tablet server does for cached blocks, and read and decompressed below Accumulo's block
+ * file reader ({@link DirectBlocks}: one decompressor per file, nothing looked up per block).
+ * {@code RFileCellsTest} holds it to the public scanner with the system iterators and the table's
+ * versioning iterator on random files.
  */
 final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable {
   private final List<RFile.Reader> readers = new ArrayList<>();
+  private final List<DirectBlocks> direct = new ArrayList<>();
   private final List<FSDataInputStream> streams; // the reader does not close a stream it is given
   private final SortedKeyValueIterator<Key, Value> merged;
   private final int versions;
@@ -90,16 +93,30 @@ final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable
     try {
       List<SortedKeyValueIterator<Key, Value>> sources = new ArrayList<>(files.size());
       for (int i = 0; i < files.size(); i++) {
-        RFile.Reader r =
-            new RFile.Reader(
-                new CachableBlockFile.Reader(
-                    "file-" + i,
-                    files.get(i),
-                    lengths.get(i),
-                    conf,
-                    WholeBlocks.INSTANCE,
-                    WholeBlocks.INSTANCE,
-                    AccumuloConfiguration.getDefaultConfiguration()));
+        CachableBlockFile.Reader standard =
+            new CachableBlockFile.Reader(
+                "file-" + i,
+                files.get(i),
+                lengths.get(i),
+                conf,
+                WholeBlocks.INSTANCE,
+                WholeBlocks.INSTANCE,
+                AccumuloConfiguration.getDefaultConfiguration());
+        DirectBlocks blocks;
+        try {
+          blocks = DirectBlocks.open(standard, files.get(i), lengths.get(i), "file-" + i, conf);
+        } catch (IOException | RuntimeException e) {
+          standard.close();
+          throw e;
+        }
+        RFile.Reader r;
+        try {
+          r = new RFile.Reader(blocks);
+        } catch (IOException | RuntimeException e) {
+          blocks.close();
+          throw e;
+        }
+        direct.add(blocks);
         readers.add(r);
         sources.add(r);
       }
@@ -157,6 +174,15 @@ final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable
     Map.Entry<Key, Value> e = pending;
     pending = null;
     return e;
+  }
+
+  /** The data blocks read below Accumulo's block file reader so far ({@link DirectBlocks}). */
+  long directBlocks() {
+    long n = 0;
+    for (DirectBlocks b : direct) {
+      n += b.directBlocks();
+    }
+    return n;
   }
 
   /** Closes the readers and the streams (each once; a stream closed twice is no harm either). */

@@ -25,6 +25,47 @@ import org.junit.jupiter.api.io.TempDir;
  * oracle: a plain map from URI to its facts, checked with {@link UriFacts#check}).
  */
 class FactJoinTest {
+
+  /**
+   * The join's order keeps a host's URIs together: sorted by the part of {@link FactJoin#hash} the
+   * join sorts and groups by, 6,000 URI keys of about 120 hosts go from one host to the next once
+   * per host.
+   */
+  @Test
+  void aHostsUrisComeTogether() {
+    Random rnd = new Random(5L);
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 6_000; i++) {
+      int host = rnd.nextInt(60);
+      keys.add(
+          "com.site"
+              + host
+              + (rnd.nextBoolean() ? ".www" : "")
+              + "/p"
+              + rnd.nextInt(100_000)
+              + (rnd.nextInt(3) == 0 ? "?q=" + i : ""));
+    }
+    long groupBits = -1L << 20; // what FactJoin keeps of a hash for its order
+    keys.sort(
+        (a, b) ->
+            Long.compare(
+                FactJoin.hash(a.getBytes(java.nio.charset.StandardCharsets.UTF_8)) & groupBits,
+                FactJoin.hash(b.getBytes(java.nio.charset.StandardCharsets.UTF_8)) & groupBits));
+    int changes = 0;
+    java.util.Set<String> hosts = new java.util.HashSet<>();
+    String last = null;
+    for (String k : keys) {
+      String host = k.substring(0, k.indexOf('/'));
+      hosts.add(host);
+      if (last != null && !last.equals(host)) {
+        changes++;
+      }
+      last = host;
+    }
+    assertEquals(hosts.size() - 1, changes, "host changes in the join's order");
+    assertTrue(hosts.size() > 100, "hosts: " + hosts.size());
+  }
+
   @TempDir Path tmp;
 
   /** Facts of URIs with every kind of cross-row damage, in a random order. */

@@ -44,12 +44,16 @@ class RFileCellsTest {
     int compared = 0;
     int hidden = 0;
     int cellsWithSeveralVersions = 0;
+    Map<String, Long> direct = new TreeMap<>();
     for (int round = 0; round < 40; round++) {
-      List<String> files = writeFiles(rnd, round);
+      String compression = COMPRESSIONS.get(round % COMPRESSIONS.size());
+      List<String> files = writeFiles(rnd, round, compression);
       for (int versions : new int[] {1, 2, 3, 7}) {
         for (Range range : ranges(rnd)) {
           List<String> expected = publicScanner(files, versions, range);
-          List<String> actual = rfileCells(files, versions, range);
+          long[] blocks = new long[1];
+          List<String> actual = rfileCells(files, versions, range, blocks);
+          direct.merge(compression, blocks[0], Long::sum);
           assertEquals(
               expected, actual, "round " + round + ", " + versions + " versions, " + range);
           compared += expected.size();
@@ -64,6 +68,84 @@ class RFileCellsTest {
     assertTrue(
         cellsWithSeveralVersions > 1_000,
         "cells with several versions: " + cellsWithSeveralVersions);
+    // and the data blocks of files of every compression were read below the block file reader
+    for (String c : COMPRESSIONS) {
+      assertTrue(direct.getOrDefault(c, 0L) > 1_000, "blocks read directly: " + direct);
+    }
+  }
+
+  /**
+   * A file read with a decoding that is not its compression's: its first data block reads
+   * differently (or not at all) than through Accumulo's block file reader, so every block is read
+   * by that reader, and the file gives every key it holds, as the public scanner does.
+   */
+  @Test
+  void aFileWhoseFirstBlockReadsDifferentlyIsReadByAccumulosReaderAlone() throws Exception {
+    Random rnd = new Random(7L);
+    int compared = 0;
+    for (String compression : COMPRESSIONS) {
+      String file = writeFiles(rnd, COMPRESSIONS.indexOf(compression), compression).get(0);
+      List<String> all = allKeys(file, null, null);
+      for (DirectBlocks.Decoding wrong : DirectBlocks.Decoding.values()) {
+        if (wrong.name().equalsIgnoreCase(compression)) {
+          long[] blocks = new long[1];
+          assertEquals(all, allKeys(file, wrong, blocks), compression + " as itself");
+          assertTrue(blocks[0] > 0, compression + " read directly");
+          continue;
+        }
+        long[] blocks = new long[1];
+        assertEquals(all, allKeys(file, wrong, blocks), compression + " read as " + wrong);
+        assertEquals(0, blocks[0], compression + " read as " + wrong + ": no block directly");
+        compared += all.size();
+      }
+      long[] none = new long[1];
+      assertEquals(all, allKeys(file, null, none), compression + " without a decoding");
+      assertEquals(0, none[0]);
+    }
+    assertTrue(compared > 500, "keys compared: " + compared);
+  }
+
+  /**
+   * Data blocks of 256 KB (Accumulo's reader decompresses snappy with 64 KB buffers; a block and
+   * its chunks are larger here), with values of up to 12 KB: the same cells as the public scanner,
+   * the blocks read below the block file reader.
+   */
+  @Test
+  void largeBlocksAndLargeValues() throws Exception {
+    Random rnd = new Random(11L);
+    for (String compression : COMPRESSIONS) {
+      TreeMap<Key, Value> cells = new TreeMap<>();
+      for (int k = 0; k < 400; k++) {
+        byte[] v = new byte[rnd.nextInt(12 * 1024)];
+        for (int i = 0; i < v.length; i++) {
+          v[i] = rnd.nextInt(3) == 0 ? (byte) rnd.nextInt(256) : (byte) ('a' + i % 7);
+        }
+        cells.put(key(String.format("r%04d", k), "f", "q", "", 1, false), new Value(v));
+      }
+      String path = dir.resolve("large-" + compression + ".rf").toString();
+      try (RFileWriter w =
+          RFile.newWriter()
+              .to(path)
+              .withFileSystem(FileSystem.getLocal(HADOOP))
+              .withTableProperties(
+                  Map.of(
+                      "table.file.compress.blocksize",
+                      "256K",
+                      "table.file.compress.type",
+                      compression))
+              .build()) {
+        for (Map.Entry<Key, Value> e : cells.entrySet()) {
+          w.append(e.getKey(), e.getValue());
+        }
+      }
+      List<String> files = List.of(path);
+      long[] blocks = new long[1];
+      assertEquals(
+          publicScanner(files, 1, new Range()),
+          rfileCells(files, 1, new Range(), blocks),
+          compression);
+      assertTrue(blocks[0] >= 5, compression + ": blocks read directly: " + blocks[0]);
+    }
   }
 
   @Test
@@ -80,11 +162,16 @@ class RFileCellsTest {
                 key("r", "f", "q", "", 5, false),
                 key("r", "f", "q", "", 3, false),
                 key("r", "f", "q", "L", 8, false),
-                key("s", "f", "q", "", 4, true))));
+                key("s", "f", "q", "", 4, true)),
+            "gz"));
     Range all = new Range();
-    assertEquals(List.of("r f:q [] 9 false"), keysOnly(rfileCells(f, 1, all)));
-    assertEquals(List.of("r f:q [] 9 false", "r f:q [] 7 false"), keysOnly(rfileCells(f, 2, all)));
-    assertEquals(List.of("r f:q [] 9 false", "r f:q [] 7 false"), keysOnly(rfileCells(f, 5, all)));
+    assertEquals(List.of("r f:q [] 9 false"), keysOnly(rfileCells(f, 1, all, new long[1])));
+    assertEquals(
+        List.of("r f:q [] 9 false", "r f:q [] 7 false"),
+        keysOnly(rfileCells(f, 2, all, new long[1])));
+    assertEquals(
+        List.of("r f:q [] 9 false", "r f:q [] 7 false"),
+        keysOnly(rfileCells(f, 5, all, new long[1])));
   }
 
   @Test
@@ -171,8 +258,11 @@ class RFileCellsTest {
 
   // --- the files -------------------------------------------------------------------------------
 
+  /** The compressions files are written with (the table property's values). */
+  private static final List<String> COMPRESSIONS = List.of("snappy", "gz", "none");
+
   /** One to three files of random keys; a key's value is a function of the key. */
-  private List<String> writeFiles(Random rnd, int round) throws Exception {
+  private List<String> writeFiles(Random rnd, int round, String compression) throws Exception {
     int n = 1 + rnd.nextInt(3);
     List<String> files = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -188,12 +278,12 @@ class RFileCellsTest {
                 1 + rnd.nextInt(6),
                 rnd.nextInt(5) == 0));
       }
-      files.add(write(round + "-" + i, keys));
+      files.add(write(round + "-" + i, keys, compression));
     }
     return files;
   }
 
-  private String write(String name, List<Key> keys) throws Exception {
+  private String write(String name, List<Key> keys, String compression) throws Exception {
     TreeMap<Key, Value> sorted = new TreeMap<>();
     for (Key k : keys) {
       sorted.put(k, new Value(k.toString().getBytes(StandardCharsets.UTF_8)));
@@ -208,7 +298,8 @@ class RFileCellsTest {
             .withTableProperties(
                 Map.of(
                     "table.file.compress.blocksize", "512",
-                    "table.file.compress.blocksize.index", "256"))
+                    "table.file.compress.blocksize.index", "256",
+                    "table.file.compress.type", compression))
             .build()) {
       for (Map.Entry<Key, Value> e : sorted.entrySet()) {
         w.append(e.getKey(), e.getValue());
@@ -262,8 +353,8 @@ class RFileCellsTest {
     return out;
   }
 
-  private static List<String> rfileCells(List<String> files, int versions, Range range)
-      throws Exception {
+  private static List<String> rfileCells(
+      List<String> files, int versions, Range range, long[] directBlocks) throws Exception {
     FileSystem fs = FileSystem.getLocal(HADOOP);
     List<FSDataInputStream> in = new ArrayList<>();
     List<boolean[]> closed = new ArrayList<>();
@@ -289,9 +380,64 @@ class RFileCellsTest {
         Map.Entry<Key, Value> e = c.next();
         out.add(e.getKey() + " = " + e.getValue());
       }
+      directBlocks[0] += c.directBlocks();
     }
     for (boolean[] c : closed) {
       assertTrue(c[0], "every file's stream closed");
+    }
+    return out;
+  }
+
+  /**
+   * Every key of {@code file} with its value, deletes too, through Accumulo's RFile reader on
+   * {@link DirectBlocks} with {@code decoding} (null: Accumulo's block file reader alone); {@code
+   * null} for {@code directBlocks}: through the public scanner without its system iterators.
+   */
+  private static List<String> allKeys(
+      String file, DirectBlocks.Decoding decoding, long[] directBlocks) throws Exception {
+    List<String> out = new ArrayList<>();
+    if (directBlocks == null) {
+      try (Scanner s =
+          RFile.newScanner()
+              .from(file)
+              .withFileSystem(FileSystem.getLocal(HADOOP))
+              .withoutSystemIterators()
+              .build()) {
+        for (Map.Entry<Key, Value> e : s) {
+          out.add(e.getKey() + " = " + e.getValue());
+        }
+      }
+      return out;
+    }
+    FileSystem fs = FileSystem.getLocal(HADOOP);
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(file);
+    Configuration conf = RFileCells.readingConf(HADOOP);
+    try (FSDataInputStream in = fs.open(p)) {
+      DirectBlocks blocks =
+          new DirectBlocks(
+              new org.apache.accumulo.core.file.blockfile.impl.CachableBlockFile.Reader(
+                  "f",
+                  in,
+                  fs.getFileStatus(p).getLen(),
+                  conf,
+                  RFileCells.WholeBlocks.INSTANCE,
+                  RFileCells.WholeBlocks.INSTANCE,
+                  org.apache.accumulo.core.conf.AccumuloConfiguration.getDefaultConfiguration()),
+              in,
+              "f",
+              decoding);
+      org.apache.accumulo.core.file.rfile.RFile.Reader r =
+          new org.apache.accumulo.core.file.rfile.RFile.Reader(blocks);
+      try {
+        r.seek(new Range(), java.util.Set.of(), false);
+        while (r.hasTop()) {
+          out.add(r.getTopKey() + " = " + r.getTopValue());
+          r.next();
+        }
+        directBlocks[0] = blocks.directBlocks();
+      } finally {
+        r.close();
+      }
     }
     return out;
   }

@@ -285,12 +285,23 @@ class WebUrlTest {
   void rememberedDomainsAreTheDomainsOfTheKeys() {
     java.util.function.Function<String, String> remembering = Domains.remembering(3);
     Random rnd = new Random(11);
+    List<String> keys = new ArrayList<>();
     for (int i = 0; i < 5_000; i++) {
       String key = WebUrl.of(RandomUrls.url(rnd)).key();
       if (i % 7 == 0) {
         key = key.toUpperCase(java.util.Locale.ROOT);
       }
+      keys.add(key);
       assertEquals(domainOrRefusal(Domains::ofKey, key), domainOrRefusal(remembering, key), key);
+    }
+    // in key order, host by host (the last host answers), and hosts that extend the last one
+    java.util.Collections.sort(keys);
+    keys.addAll(
+        List.of(
+            "com.example/a", "com.example/b", "com.examples/c", "com.example.www/d", "com.ex/e"));
+    java.util.function.Function<String, String> sorted = Domains.remembering(3);
+    for (String key : keys) {
+      assertEquals(domainOrRefusal(Domains::ofKey, key), domainOrRefusal(sorted, key), key);
     }
   }
 
