@@ -34,9 +34,10 @@ import org.xerial.snappy.Snappy;
  * <p>Only where the file's compression is one of these (snappy, gz, none); and a file's first data
  * block is read both ways and compared: when they differ (a block format this reader does not know,
  * an encrypted file) or this way fails, the whole file is read by the standard reader, as before.
- * All data blocks of a file share its compression and framing, so the first one decides. A later
- * block that fails to read this way is read by the standard reader, which says what is wrong with
- * it.
+ * All data blocks of a file share its compression and framing, so the first one decides. One thread
+ * reads through an instance (as one {@link RFileCells} reads its tablet), which owns the stream's
+ * position while it reads a block. A later block that fails to read this way is read by the
+ * standard reader, which says what is wrong with it.
  */
 final class DirectBlocks implements BlockFileReader {
   /** How a data block's stored bytes become its bytes. */
@@ -58,6 +59,7 @@ final class DirectBlocks implements BlockFileReader {
 
   private final CachableBlockFile.Reader standard;
   private final FSDataInputStream in;
+  private final long length;
   private final String name;
   private final Decoding decoding;
   private final Decompressor decompressor; // gz's
@@ -80,14 +82,19 @@ final class DirectBlocks implements BlockFileReader {
     String compression =
         new BCFile.Reader(in, length, conf, AccumuloConfiguration.getDefaultConfiguration())
             .getDefaultCompressionName();
-    return new DirectBlocks(standard, in, name, Decoding.of(compression));
+    return new DirectBlocks(standard, in, length, name, Decoding.of(compression));
   }
 
   /** As {@link #open}, with the decoding given ({@code null}: the standard reader only). */
   DirectBlocks(
-      CachableBlockFile.Reader standard, FSDataInputStream in, String name, Decoding decoding) {
+      CachableBlockFile.Reader standard,
+      FSDataInputStream in,
+      long length,
+      String name,
+      Decoding decoding) {
     this.standard = standard;
     this.in = in;
+    this.length = length;
     this.name = name;
     this.decoding = decoding;
     if (decoding == Decoding.GZ) {
@@ -134,22 +141,24 @@ final class DirectBlocks implements BlockFileReader {
 
   /** A data block's bytes: its stored bytes read whole, then decompressed. */
   private byte[] read(long offset, long compressedSize, long rawSize) throws IOException {
-    if (compressedSize < 0 || compressedSize > Integer.MAX_VALUE - 8) {
-      throw new IOException("a data block of " + compressedSize + " bytes");
-    }
-    int n = (int) compressedSize;
-    if (stored.length < n) {
-      stored = new byte[Math.max(n, stored.length * 2)];
-    }
-    synchronized (in) {
-      in.seek(offset);
-      in.readFully(stored, 0, n);
-    }
-    if (decoding == Decoding.NONE) {
-      return Arrays.copyOf(stored, n);
+    if (offset < 0
+        || compressedSize < 0
+        || compressedSize > length - offset
+        || compressedSize > Integer.MAX_VALUE - 8) {
+      throw new IOException(
+          "a data block of " + compressedSize + " bytes at " + offset + " of " + length);
     }
     if (rawSize < 0 || rawSize > Integer.MAX_VALUE - 8) {
       throw new IOException("a data block of " + rawSize + " bytes");
+    }
+    int n = (int) compressedSize;
+    if (stored.length < n) {
+      stored = new byte[n];
+    }
+    in.seek(offset);
+    in.readFully(stored, 0, n);
+    if (decoding == Decoding.NONE) {
+      return uncompressed(stored, n, rawSize);
     }
     byte[] block = new byte[(int) rawSize];
     if (decoding == Decoding.SNAPPY) {
@@ -165,6 +174,17 @@ final class DirectBlocks implements BlockFileReader {
   }
 
   /**
+   * An uncompressed block's bytes: the first {@code rawSize} of its {@code n} stored bytes, as
+   * Accumulo's reader reads them (it fails when fewer are stored).
+   */
+  static byte[] uncompressed(byte[] stored, int n, long rawSize) throws IOException {
+    if (rawSize > n) {
+      throw new IOException("a block of " + rawSize + " bytes stored in " + n);
+    }
+    return Arrays.copyOf(stored, (int) rawSize);
+  }
+
+  /**
    * Decompresses {@code in[0..n)}, a block as Hadoop's snappy codec writes it, into the whole of
    * {@code out}: chunks of a raw length (4 bytes) and the snappy buffers that make it, each a
    * stored length (4 bytes) and that many bytes. Each buffer's raw length (its own header) is
@@ -177,7 +197,9 @@ final class DirectBlocks implements BlockFileReader {
     while (o < out.length) {
       int chunk = readInt(in, pos, n);
       pos += 4;
-      if (chunk < 0 || chunk > out.length - o) {
+      // an empty chunk before the end is the end of the stream to Hadoop's codec: the block
+      // is short of its raw size, which Accumulo's reader fails on
+      if (chunk <= 0 || chunk > out.length - o) {
         throw new IOException("a snappy chunk of " + chunk + " bytes at " + o);
       }
       int done = 0;

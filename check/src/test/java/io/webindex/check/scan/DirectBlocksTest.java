@@ -28,21 +28,36 @@ class DirectBlocksTest {
   void unsnappyGivesWhatHadoopsSnappyCodecWasGiven() throws Exception {
     Random rnd = new Random(20261129L);
     int chunked = 0;
+    int shortBlocks = 0;
     for (int bufferSize : new int[] {1024, 64 * 1024}) {
       for (int size : new int[] {0, 1, 100, 5_000, 70_000, 300_000}) {
         for (boolean flushInTheMiddle : new boolean[] {false, true}) {
           byte[] data = data(rnd, size);
           byte[] block = hadoopSnappy(data, bufferSize, flushInTheMiddle);
           byte[] out = new byte[size];
+          String what =
+              size + " bytes in buffers of " + bufferSize + ", flushed " + flushInTheMiddle;
+          byte[] theirs = hadoopReads(block, size, bufferSize);
+          if (theirs == null) {
+            // a flush after a write larger than a buffer (or before any byte) writes an empty
+            // chunk, which ends the stream to Hadoop's reader: the block is short of its bytes
+            assertTrue(flushInTheMiddle, what);
+            assertThrows(IOException.class, () -> DirectBlocks.unsnappy(block, block.length, out));
+            shortBlocks++;
+            continue;
+          }
+          assertArrayEquals(data, theirs, what);
           DirectBlocks.unsnappy(block, block.length, out);
-          assertArrayEquals(data, out, size + " bytes in buffers of " + bufferSize);
+          assertArrayEquals(data, out, what);
           if (size > bufferSize) {
             chunked++;
           }
         }
       }
     }
-    assertTrue(chunked >= 6, "blocks of several chunks: " + chunked);
+    assertTrue(chunked >= 6, "blocks of several chunks read: " + chunked);
+    assertTrue(
+        shortBlocks > 0 && shortBlocks <= 6, "blocks Hadoop's reader ends early: " + shortBlocks);
   }
 
   @Test
@@ -86,6 +101,25 @@ class DirectBlocksTest {
     byte[] trailing = Arrays.copyOf(block, block.length + 4);
     writeInt(trailing, block.length, 7);
     assertFails(trailing, data.length, "after the block's data");
+    // an empty chunk before the end: the end of the stream to Hadoop's codec, a short block here
+    byte[] small = data(new Random(4L), 3_000); // halves that fit a buffer: no empty chunk
+    byte[] twoChunks = hadoopSnappy(small, 4096, true);
+    int second = chunkEnd(twoChunks, 0);
+    assertTrue(second < twoChunks.length, "two chunks");
+    byte[] early = Arrays.copyOf(twoChunks, twoChunks.length + 4);
+    System.arraycopy(twoChunks, second, early, second + 4, twoChunks.length - second);
+    writeInt(early, second, 0);
+    assertArrayEquals(small, hadoopReads(twoChunks, small.length, 4096));
+    assertEquals(null, hadoopReads(early, small.length, 4096), "Hadoop's reader stops there");
+    assertFails(early, small.length, "a snappy chunk of 0 bytes");
+    byte[] out2 = new byte[small.length];
+    DirectBlocks.unsnappy(twoChunks, twoChunks.length, out2);
+    assertArrayEquals(small, out2, "without it");
+    // an uncompressed block: its raw size of its stored bytes, never more
+    byte[] stored = {1, 2, 3, 4};
+    assertArrayEquals(new byte[] {1, 2, 3}, DirectBlocks.uncompressed(stored, 4, 3));
+    assertArrayEquals(stored, DirectBlocks.uncompressed(stored, 4, 4));
+    assertThrows(IOException.class, () -> DirectBlocks.uncompressed(stored, 4, 5));
     // an empty chunk after the data is what a flush after the last byte writes
     byte[] empty = Arrays.copyOf(block, block.length + 4);
     byte[] out = new byte[data.length];
@@ -158,6 +192,45 @@ class DirectBlocksTest {
       out.finish();
     }
     return bytes.toByteArray();
+  }
+
+  /** Where the chunk that starts at {@code pos} ends: after its raw length and its buffers. */
+  private static int chunkEnd(byte[] block, int pos) throws IOException {
+    int raw = readInt(block, pos);
+    pos += 4;
+    for (int done = 0; done < raw; ) {
+      int len = readInt(block, pos);
+      done += DirectBlocks.snappyLength(block, pos + 4, pos + 4 + len);
+      pos += 4 + len;
+    }
+    return pos;
+  }
+
+  /**
+   * {@code size} bytes as Hadoop's snappy codec reads them from {@code block} (as Accumulo's reader
+   * does), or null when it ends before them.
+   */
+  private static byte[] hadoopReads(byte[] block, int size, int bufferSize) throws IOException {
+    Configuration conf = new Configuration(false);
+    conf.setInt("io.compression.codec.snappy.buffersize", Math.max(bufferSize, 64 * 1024));
+    SnappyCodec codec = ReflectionUtils.newInstance(SnappyCodec.class, conf);
+    byte[] out = new byte[size];
+    try (java.io.DataInputStream in =
+        new java.io.DataInputStream(
+            codec.createInputStream(
+                new java.io.ByteArrayInputStream(block), codec.createDecompressor()))) {
+      in.readFully(out);
+      return out;
+    } catch (java.io.EOFException e) {
+      return null;
+    }
+  }
+
+  private static int readInt(byte[] b, int pos) {
+    return ((b[pos] & 0xff) << 24)
+        | ((b[pos + 1] & 0xff) << 16)
+        | ((b[pos + 2] & 0xff) << 8)
+        | (b[pos + 3] & 0xff);
   }
 
   private static void writeInt(byte[] b, int pos, int v) {

@@ -424,6 +424,7 @@ class RFileCellsTest {
                   RFileCells.WholeBlocks.INSTANCE,
                   org.apache.accumulo.core.conf.AccumuloConfiguration.getDefaultConfiguration()),
               in,
+              fs.getFileStatus(p).getLen(),
               "f",
               decoding);
       org.apache.accumulo.core.file.rfile.RFile.Reader r =
