@@ -100,9 +100,6 @@ public final class FrontierSchema {
     long due = decodeDue(q.subSequence(0, DUE_WIDTH));
     long urc = CountCodec.decode(q.subSequence(urcAt, urcAt + CountCodec.WIDTH));
     String key = q.substring(keyAt);
-    if (Boolean.TRUE.equals(WebUrl.plainKeyIs(key, queue, c.value()))) {
-      return new FrontierEntry(key, queue, due, urc); // its queue and its URL, read off the key
-    }
     // the key parsed once for both checks (Frontiers.queueOf and urlOf parse it each)
     WebUrl parsed;
     try {

@@ -169,72 +169,11 @@ public final class WebUrl {
   }
 
   /**
-   * Whether {@code fromKey(key)} is a URL of host {@code host} written {@code url} ({@code
-   * host().equals(host) && toString().equals(url)}), for a plain key ({@link #fromPlainKey}) read
-   * without building the URL; null for any other key (build it with {@link #fromKey} to know).
+   * The parts of a plain key ({@link #fromPlainKey}): the host key {@code [0, hostEnd)}, the path
+   * {@code [pathStart, pathEnd)} (none when {@code pathStart} is the key's length) and the query
+   * after {@code pathEnd} (none when that is the key's length).
    */
-  public static Boolean plainKeyIs(String key, String host, String url) {
-    PlainKey k = plainKey(key);
-    if (k == null) {
-      return null;
-    }
-    if (host.length() != k.hostEnd || !reversedLabelsAre(key, k.hostEnd, host)) {
-      return false;
-    }
-    String scheme = k.https ? "https://" : "http://";
-    if (!url.startsWith(scheme) || !url.startsWith(host, scheme.length())) {
-      return false;
-    }
-    int p = scheme.length() + host.length();
-    if (k.port != -1) {
-      // the key's port digits follow its ':' as the URL's follow its own
-      int digits = k.portDigits;
-      if (p >= url.length()
-          || url.charAt(p) != ':'
-          || !url.regionMatches(p + 1, key, k.hostEnd + 1, digits)) {
-        return false;
-      }
-      p += 1 + digits;
-    }
-    if (k.pathStart == key.length()) {
-      return url.length() == p + 1 && url.charAt(p) == '/';
-    }
-    // the path, "?" and the query stand in the key as in the URL
-    int rest = key.length() - k.pathStart;
-    return url.length() == p + rest && url.regionMatches(p, key, k.pathStart, rest);
-  }
-
-  /** Whether {@code host} is the labels of {@code key[0, hostEnd)} in reverse order. */
-  private static boolean reversedLabelsAre(String key, int hostEnd, String host) {
-    int h = 0;
-    int end = hostEnd;
-    while (true) {
-      int dot = end == 0 ? -1 : key.lastIndexOf('.', end - 1);
-      int start = dot + 1;
-      int len = end - start;
-      if (!host.regionMatches(h, key, start, len)) {
-        return false;
-      }
-      h += len;
-      if (dot < 0) {
-        return h == host.length();
-      }
-      if (h >= host.length() || host.charAt(h) != '.') {
-        return false;
-      }
-      h++;
-      end = dot;
-    }
-  }
-
-  /**
-   * The parts of a plain key ({@link #fromPlainKey}): the host key {@code [0, hostEnd)}, the port's
-   * digits after it (when {@code port} is not -1), the path {@code [pathStart, pathEnd)} (none when
-   * {@code pathStart} is the key's length) and the query after {@code pathEnd} (none when that is
-   * the key's length).
-   */
-  private record PlainKey(
-      int hostEnd, boolean https, int port, int portDigits, int pathStart, int pathEnd) {}
+  private record PlainKey(int hostEnd, boolean https, int port, int pathStart, int pathEnd) {}
 
   /** The parts of a plain key, or null for a key that is not one. */
   private static PlainKey plainKey(String key) {
@@ -301,9 +240,7 @@ public final class WebUrl {
     } else {
       length += 1; // the path "/"
     }
-    return length > MAX_LENGTH
-        ? null
-        : new PlainKey(hostEnd, https, port, portDigits, pathStart, pathEnd);
+    return length > MAX_LENGTH ? null : new PlainKey(hostEnd, https, port, pathStart, pathEnd);
   }
 
   /**
