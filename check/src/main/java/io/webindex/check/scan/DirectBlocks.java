@@ -68,21 +68,30 @@ final class DirectBlocks implements BlockFileReader {
   private long directBlocks;
 
   /**
-   * Reads {@code in} (a file of {@code length} bytes; not closed here) with {@code standard}, its
-   * data blocks as the file's compression says.
+   * Reads {@code in} (a file of {@code length} bytes; not closed here) with Accumulo's block file
+   * reader, named {@code name}, its data blocks as the file's compression says.
    */
-  static DirectBlocks open(
-      CachableBlockFile.Reader standard,
-      FSDataInputStream in,
-      long length,
-      String name,
-      Configuration conf)
+  static DirectBlocks open(FSDataInputStream in, long length, String name, Configuration conf)
       throws IOException {
-    // the data index names the compression of every data block of the file
-    String compression =
-        new BCFile.Reader(in, length, conf, AccumuloConfiguration.getDefaultConfiguration())
-            .getDefaultCompressionName();
-    return new DirectBlocks(standard, in, length, name, Decoding.of(compression));
+    CachableBlockFile.Reader standard =
+        new CachableBlockFile.Reader(
+            name,
+            in,
+            length,
+            conf,
+            RFileCells.WholeBlocks.INSTANCE,
+            RFileCells.WholeBlocks.INSTANCE,
+            AccumuloConfiguration.getDefaultConfiguration());
+    try {
+      // the data index names the compression of every data block of the file
+      String compression =
+          new BCFile.Reader(in, length, conf, AccumuloConfiguration.getDefaultConfiguration())
+              .getDefaultCompressionName();
+      return new DirectBlocks(standard, in, length, name, Decoding.of(compression));
+    } catch (IOException | RuntimeException e) {
+      standard.close();
+      throw e;
+    }
   }
 
   /** As {@link #open}, with the decoding given ({@code null}: the standard reader only). */

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.locks.Lock;
-import org.apache.accumulo.core.conf.AccumuloConfiguration;
 import org.apache.accumulo.core.data.ByteSequence;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.PartialKey;
@@ -18,7 +17,6 @@ import org.apache.accumulo.core.data.Range;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.file.blockfile.cache.BlockCache;
 import org.apache.accumulo.core.file.blockfile.cache.CacheEntry;
-import org.apache.accumulo.core.file.blockfile.impl.CachableBlockFile;
 import org.apache.accumulo.core.file.rfile.RFile;
 import org.apache.accumulo.core.iterators.SortedKeyValueIterator;
 import org.apache.accumulo.core.iterators.system.MultiIterator;
@@ -93,22 +91,7 @@ final class RFileCells implements Iterator<Map.Entry<Key, Value>>, AutoCloseable
     try {
       List<SortedKeyValueIterator<Key, Value>> sources = new ArrayList<>(files.size());
       for (int i = 0; i < files.size(); i++) {
-        CachableBlockFile.Reader standard =
-            new CachableBlockFile.Reader(
-                "file-" + i,
-                files.get(i),
-                lengths.get(i),
-                conf,
-                WholeBlocks.INSTANCE,
-                WholeBlocks.INSTANCE,
-                AccumuloConfiguration.getDefaultConfiguration());
-        DirectBlocks blocks;
-        try {
-          blocks = DirectBlocks.open(standard, files.get(i), lengths.get(i), "file-" + i, conf);
-        } catch (IOException | RuntimeException e) {
-          standard.close();
-          throw e;
-        }
+        DirectBlocks blocks = DirectBlocks.open(files.get(i), lengths.get(i), "file-" + i, conf);
         RFile.Reader r;
         try {
           r = new RFile.Reader(blocks);

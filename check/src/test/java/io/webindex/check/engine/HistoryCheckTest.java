@@ -109,30 +109,18 @@ class HistoryCheckTest {
       rows.addAll(aByRow.keySet());
       for (String row : rows) {
         if (byRow.containsKey(row)) {
-          HistoryCheck.violations(CheckAccumulator.EXPECTED, byRow.get(row), rule)
-              .all()
-              .forEach(
-                  f ->
-                      oracle
-                          .computeIfAbsent(f.kind(), k -> new java.util.ArrayList<>())
-                          .add(f.toString()));
+          byKind(
+              oracle,
+              HistoryCheck.violations(CheckAccumulator.EXPECTED, byRow.get(row), rule).all());
         }
         if (aByRow.containsKey(row)) {
-          HistoryCheck.violations(CheckAccumulator.ACTUAL, aByRow.get(row), actualRule)
-              .all()
-              .forEach(
-                  f ->
-                      oracle
-                          .computeIfAbsent(f.kind(), k -> new java.util.ArrayList<>())
-                          .add(f.toString()));
+          byKind(
+              oracle,
+              HistoryCheck.violations(CheckAccumulator.ACTUAL, aByRow.get(row), actualRule).all());
         }
       }
       java.util.Map<Kind, List<String>> reported = new java.util.TreeMap<>();
-      for (Finding f : acc.samples()) {
-        if (!f.table().equals("both")) {
-          reported.computeIfAbsent(f.kind(), k -> new java.util.ArrayList<>()).add(f.toString());
-        }
-      }
+      byKind(reported, acc.samples().stream().filter(f -> !f.table().equals("both")).toList());
       assertEquals(oracle, reported, "actual table's rule " + actualRule);
       // every part of a row was broken somewhere, in both tables
       for (Kind k :
@@ -153,6 +141,13 @@ class HistoryCheckTest {
       assertTrue(urcMalformed > 20, "malformed urc points of the actual table: " + urcMalformed);
     }
     assertTrue(taken > 400, "rows whose violations could be taken from their twin: " + taken);
+  }
+
+  /** Adds {@code findings} to {@code out}, kind by kind, in order. */
+  private static void byKind(java.util.Map<Kind, List<String>> out, List<Finding> findings) {
+    for (Finding f : findings) {
+      out.computeIfAbsent(f.kind(), k -> new java.util.ArrayList<>()).add(f.toString());
+    }
   }
 
   /**

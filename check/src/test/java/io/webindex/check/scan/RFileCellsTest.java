@@ -122,23 +122,16 @@ class RFileCellsTest {
         }
         cells.put(key(String.format("r%04d", k), "f", "q", "", 1, false), new Value(v));
       }
-      String path = dir.resolve("large-" + compression + ".rf").toString();
-      try (RFileWriter w =
-          RFile.newWriter()
-              .to(path)
-              .withFileSystem(FileSystem.getLocal(HADOOP))
-              .withTableProperties(
+      List<String> files =
+          List.of(
+              write(
+                  "large-" + compression,
+                  cells,
                   Map.of(
                       "table.file.compress.blocksize",
                       "256K",
                       "table.file.compress.type",
-                      compression))
-              .build()) {
-        for (Map.Entry<Key, Value> e : cells.entrySet()) {
-          w.append(e.getKey(), e.getValue());
-        }
-      }
-      List<String> files = List.of(path);
+                      compression)));
       long[] blocks = new long[1];
       assertEquals(
           publicScanner(files, 1, new Range()),
@@ -288,20 +281,28 @@ class RFileCellsTest {
     for (Key k : keys) {
       sorted.put(k, new Value(k.toString().getBytes(StandardCharsets.UTF_8)));
     }
-    String path = dir.resolve(name + ".rf").toString();
     // small data and index blocks: many blocks per file and an index of several levels, as in a
     // table's files, so that the reader goes from block to block and down the index
+    return write(
+        name,
+        sorted,
+        Map.of(
+            "table.file.compress.blocksize", "512",
+            "table.file.compress.blocksize.index", "256",
+            "table.file.compress.type", compression));
+  }
+
+  /** Writes {@code cells} to file {@code name}.rf with table properties {@code props}. */
+  private String write(String name, TreeMap<Key, Value> cells, Map<String, String> props)
+      throws Exception {
+    String path = dir.resolve(name + ".rf").toString();
     try (RFileWriter w =
         RFile.newWriter()
             .to(path)
             .withFileSystem(FileSystem.getLocal(HADOOP))
-            .withTableProperties(
-                Map.of(
-                    "table.file.compress.blocksize", "512",
-                    "table.file.compress.blocksize.index", "256",
-                    "table.file.compress.type", compression))
+            .withTableProperties(props)
             .build()) {
-      for (Map.Entry<Key, Value> e : sorted.entrySet()) {
+      for (Map.Entry<Key, Value> e : cells.entrySet()) {
         w.append(e.getKey(), e.getValue());
       }
     }
