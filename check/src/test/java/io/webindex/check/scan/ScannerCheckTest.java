@@ -293,24 +293,22 @@ class ScannerCheckTest {
     for (boolean same : List.of(true, false)) {
       List<Thread> ran = new ArrayList<>();
       CheckAccumulator acc = accumulator(null);
-      ScannerCheck.run(
-          new Table(t, true),
-          new Table(same ? t : table(), true),
-          Exclusions.NONE,
-          acc,
-          acc,
-          () -> ran.add(Thread.currentThread()));
+      java.util.function.Consumer<Runnable> check =
+          alongside ->
+              ScannerCheck.run(
+                  new Table(t, true),
+                  new Table(same ? t : table(), true),
+                  Exclusions.NONE,
+                  acc,
+                  acc,
+                  alongside);
+      check.accept(() -> ran.add(Thread.currentThread()));
       assertEquals(List.of(Thread.currentThread()), ran);
       IllegalStateException thrown =
           org.junit.jupiter.api.Assertions.assertThrows(
               IllegalStateException.class,
               () ->
-                  ScannerCheck.run(
-                      new Table(t, true),
-                      new Table(same ? t : table(), true),
-                      Exclusions.NONE,
-                      acc,
-                      acc,
+                  check.accept(
                       () -> {
                         throw new IllegalStateException("the history is unreadable");
                       }));
