@@ -34,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.Connector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The frontier's operational state on a real MiniAccumulo (the cases run in the cluster of the IT
@@ -54,7 +56,11 @@ import org.junit.jupiter.api.io.TempDir;
  * </pre>
  *
  * Queue order by head: a (due 0, urc 3), b (due 0, urc 2), c (due 1000); z not due.
+ *
+ * <p>The cases run side by side: each is an index of its own (its own table prefix, configuration
+ * directory and frontier processes) over the one shared first run, which is written once.
  */
+@Execution(ExecutionMode.CONCURRENT)
 public abstract class FrontierOpsCases {
   @TempDir Path tmp;
 
