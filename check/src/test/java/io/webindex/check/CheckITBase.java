@@ -17,8 +17,8 @@ import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.CountCodec;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.core.synth.RandomWeb;
-import io.webindex.store.BulkImport;
 import io.webindex.store.Cells;
+import io.webindex.store.QueryTables;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -114,7 +114,7 @@ abstract class CheckITBase extends AccumuloITBase {
       splits.add(new Text(cells.get(i * cells.size() / 3).row()));
     }
     String table = cfg.runTable(run);
-    BulkImport.createFresh(connector(), table, splits);
+    QueryTables.createFresh(connector(), table, splits);
     Cells.write(connector(), table, cells);
     Path workDir = Files.createDirectories(tmp.resolve("work").resolve("runs").resolve(run));
     Instant now = Instant.now();

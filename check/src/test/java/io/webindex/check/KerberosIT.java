@@ -12,9 +12,9 @@ import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.schema.Cell;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.store.AccumuloConnections;
-import io.webindex.store.BulkImport;
 import io.webindex.store.Cells;
 import io.webindex.store.KerberosLogin;
+import io.webindex.store.QueryTables;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.ServedState;
@@ -280,7 +280,7 @@ class KerberosIT {
     List<String> golden =
         new String(resource("worked-example.tsv"), StandardCharsets.UTF_8).lines().toList();
     for (String run : List.of("r1", "r2")) {
-      BulkImport.createFresh(conn, cfg.runTable(run), new TreeSet<>());
+      QueryTables.createFresh(conn, cfg.runTable(run), new TreeSet<>());
       Cells.write(conn, cfg.runTable(run), cells);
       assertEquals(golden, dump(conn, cfg.runTable(run)), "run " + run + " as the Kerberos user");
     }

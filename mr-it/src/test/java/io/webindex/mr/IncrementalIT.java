@@ -237,6 +237,11 @@ class IncrementalIT extends AccumuloITBase {
         "16384",
         propertyOf(history, "table.file.compress.blocksize"),
         "the history table's compactions write 16 KB blocks");
+    // the web application's answers are short scans after a seek of the query table
+    assertEquals(
+        "true",
+        propertyOf(run.table(), "table.cache.block.enable"),
+        "the query table's data blocks in the block cache");
   }
 
   static String propertyOf(String table, String key) throws Exception {

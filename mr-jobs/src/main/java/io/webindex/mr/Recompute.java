@@ -13,6 +13,7 @@ import io.webindex.store.AccumuloConnections;
 import io.webindex.store.BulkImport;
 import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
+import io.webindex.store.QueryTables;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -209,7 +210,7 @@ final class Recompute {
       Path frontierFailures = new Path(runDir, "frontier-failures");
       inParallel(
           () -> {
-            BulkImport.createFresh(conn, table, tableSplits);
+            QueryTables.createFresh(conn, table, tableSplits);
             if (Jobs.testFault(conf, "import")) {
               log.warn("{}=import (a test setting): taking {} offline", Jobs.TEST_FAULT, table);
               conn.tableOperations().offline(table, true);

@@ -4,18 +4,15 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SortedSet;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.client.TableOfflineException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.Text;
 
 /** Creates fresh pre-split tables and bulk imports sorted RFiles into them. */
 public final class BulkImport {
@@ -80,25 +77,6 @@ public final class BulkImport {
           throw e;
         }
       }
-    }
-  }
-
-  /**
-   * Creates {@code table} with the given split points.
-   *
-   * @throws StoreException when it exists already: a run never writes into an existing table
-   */
-  public static void createFresh(Connector conn, String table, SortedSet<Text> splits) {
-    try {
-      conn.tableOperations().create(table);
-      if (!splits.isEmpty()) {
-        onFreshTable(() -> conn.tableOperations().addSplits(table, splits));
-      }
-    } catch (TableExistsException e) {
-      throw new StoreException(
-          "table " + table + " exists already; a run only writes into a fresh table", e);
-    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
-      throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
     }
   }
 
