@@ -14,7 +14,10 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** Creates fresh pre-split tables and bulk imports sorted RFiles into them. */
+/**
+ * Bulk imports sorted RFiles into a run's fresh tables ({@link QueryTables}, {@link HistoryTables},
+ * {@link FrontierTables} create them), and drops them after a failed run.
+ */
 public final class BulkImport {
   private BulkImport() {}
 

@@ -11,8 +11,9 @@ import org.apache.accumulo.core.client.admin.NewTableConfiguration;
 import org.apache.hadoop.io.Text;
 
 /**
- * The life of the tables that go with each run's query table (its history and frontier tables):
- * created fresh by a run, or by the Fluo exporter when missing, and dropped with the run.
+ * How a run's tables are created: the query table ({@link QueryTables}) fresh by the run, the
+ * tables that go with it (its history and frontier tables) fresh by the run or by the Fluo exporter
+ * when missing; all dropped with the run.
  */
 final class CompanionTables {
   private CompanionTables() {}

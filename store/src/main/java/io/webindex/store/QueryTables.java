@@ -18,8 +18,9 @@ public final class QueryTables {
    * cache. Every answer of the web application and of {@code query} is a short scan after a seek (a
    * page of the top list, of a domain, of a URI's inlinks); without the cache each seek read its
    * data block from the file again through the checksummed stream, byte by byte, which was most of
-   * the tablet server's time under the web application (docs/performance.md). A check reads the
-   * files themselves, and Fluo only writes to the table, so neither fills the cache.
+   * the tablet server's time under the web application (docs/performance.md). Fluo only writes to
+   * the table and the check (in its files mode) reads the files themselves, so neither fills the
+   * cache.
    */
   static Map<String, String> properties() {
     return Map.of(Property.TABLE_BLOCKCACHE_ENABLED.getKey(), "true");
