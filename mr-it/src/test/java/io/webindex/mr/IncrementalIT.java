@@ -187,7 +187,9 @@ class IncrementalIT extends AccumuloITBase {
   /**
    * The application's table was split before the seed came in: where each seed file but the first
    * begins, and inside the rows of each queue (um data and updates, dm, eq); it writes snappy files
-   * of small data blocks.
+   * of small data blocks. The tables read by point keep their data blocks in the tablet server's
+   * block cache: the history table (the exporter's conditional puts) and the query table (the web
+   * application's answers).
    */
   static void assertOptimized(String fluoTable, RunRecord run) throws Exception {
     Set<String> splits = new HashSet<>();

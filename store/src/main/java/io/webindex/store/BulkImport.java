@@ -56,6 +56,23 @@ public final class BulkImport {
     onFreshTable(op, TABLE_KNOWN_WITHIN);
   }
 
+  /**
+   * Waits until this client knows {@code table}, which this process (or another) has just created:
+   * {@link #onFreshTable(TableOp)} with a look-up of its properties.
+   *
+   * @throws StoreException when the client still does not know it after {@link
+   *     #TABLE_KNOWN_WITHIN}, or cannot ask
+   */
+  public static void awaitKnown(Connector conn, String table) {
+    try {
+      onFreshTable(() -> conn.tableOperations().getProperties(table));
+    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException e) {
+      throw new StoreException("table " + table + " was created but is not known: " + e, e);
+    } catch (TableOfflineException e) {
+      throw new StoreException("table " + table + " is offline: " + e.getMessage(), e);
+    }
+  }
+
   /** {@link #onFreshTable(TableOp)} trying again for up to {@code within}. */
   static <X extends Exception> void onFreshTable(TableOp<X> op, Duration within)
       throws X,

@@ -70,9 +70,10 @@ public final class RunRegistry {
     try {
       if (!conn.tableOperations().exists(table)) {
         conn.tableOperations().create(table);
+        BulkImport.awaitKnown(conn, table);
       }
     } catch (TableExistsException e) {
-      // created concurrently: fine
+      BulkImport.awaitKnown(conn, table); // created concurrently: fine once this client knows it
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new StoreException("cannot create metadata table " + table + ": " + e.getMessage(), e);
     }

@@ -28,9 +28,11 @@ import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.url.Domains;
 import io.webindex.core.url.InvalidUrlException;
 import io.webindex.core.url.WebUrl;
+import io.webindex.store.BulkImport;
 import io.webindex.store.Cells;
 import io.webindex.store.RunRegistry;
 import io.webindex.store.ServedState;
+import io.webindex.store.StoreException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -211,10 +213,15 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
         conn.tableOperations().create(opsTable);
       }
     } catch (TableExistsException e) {
-      // created by another process at the same moment
+      // created by another process at the same moment: usable once this client knows it
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new FrontierUnavailableException(
           "cannot create the frontier's table " + opsTable + ": " + e.getMessage(), e);
+    }
+    try {
+      BulkImport.awaitKnown(conn, opsTable);
+    } catch (StoreException e) {
+      throw new FrontierUnavailableException(e.getMessage(), e);
     }
   }
 
