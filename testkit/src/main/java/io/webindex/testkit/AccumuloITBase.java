@@ -57,8 +57,9 @@ import org.slf4j.LoggerFactory;
  * machine), so the cluster is initialised with a random throw-away root password ({@link
  * MiniAccumulo}), which is replaced by {@link #ROOT_PASSWORD} through the client API once the
  * cluster is up. The instance secret (ZooKeeper ACLs, the system user) is random per class too, not
- * MiniAccumulo's fixed default. A {@link ChildProcessWatcher} records every child process's command
- * line and environment for as long as the cluster runs ({@link #childProcesses()}).
+ * MiniAccumulo's fixed default. In a class marked {@link WatchesChildProcesses}, a {@link
+ * ChildProcessWatcher} records every child process's command line and environment while the class
+ * runs ({@link #childProcesses()}).
  *
  * <p>A class marked {@link SharedCluster} takes over the cluster the marked class before it in the
  * same JVM used, instead of starting one (about ten seconds of start and stop saved per class);
@@ -99,8 +100,7 @@ public abstract class AccumuloITBase {
 
   private static boolean shutdownHookAdded;
 
-  private record Shared(
-      Path dir, MiniAccumulo cluster, Connector connector, ChildProcessWatcher w) {}
+  private record Shared(Path dir, MiniAccumulo cluster, Connector connector) {}
 
   /** Drops the tables the classes before left on the shared cluster, while the next one runs. */
   private static Thread sweeper;
@@ -110,12 +110,19 @@ public abstract class AccumuloITBase {
   static void startAccumulo(TestInfo info) throws Exception {
     boolean share =
         info.getTestClass().map(c -> c.isAnnotationPresent(SharedCluster.class)).orElse(false);
+    boolean watch =
+        info.getTestClass()
+            .map(c -> c.isAnnotationPresent(WatchesChildProcesses.class))
+            .orElse(false);
     synchronized (AccumuloITBase.class) {
       if (share && shared != null) {
         clusterDir = shared.dir();
         cluster = shared.cluster();
         connector = shared.connector();
-        watcher = shared.w();
+        if (watch) {
+          watcher = ChildProcessWatcher.start();
+          watcher.slowDown();
+        }
         sweepEarlierTables(connector);
         log.info(
             "MiniAccumulo {} shared with the classes before (zookeepers {}, dir {})",
@@ -129,10 +136,12 @@ public abstract class AccumuloITBase {
     }
     clusterDir = Files.createTempDirectory(baseDir(), "mac-");
     long start = System.nanoTime();
-    watcher = ChildProcessWatcher.start();
+    watcher = watch ? ChildProcessWatcher.start() : null;
     MiniAccumulo mac = MiniAccumulo.in(clusterDir).start();
     cluster = mac;
-    watcher.slowDown();
+    if (watcher != null) {
+      watcher.slowDown();
+    }
     mac.replaceRootPassword(ROOT_PASSWORD);
     connector = mac.rootConnector();
     log.info(
@@ -143,7 +152,7 @@ public abstract class AccumuloITBase {
         clusterDir);
     if (share) {
       synchronized (AccumuloITBase.class) {
-        shared = new Shared(clusterDir, mac, connector, watcher);
+        shared = new Shared(clusterDir, mac, connector);
         if (!shutdownHookAdded) {
           shutdownHookAdded = true;
           Runtime.getRuntime()
@@ -227,7 +236,7 @@ public abstract class AccumuloITBase {
     shared = null;
     if (s != null) {
       try {
-        stop(s.cluster(), s.dir(), s.w());
+        stop(s.cluster(), s.dir());
       } catch (Exception e) {
         log.warn("could not stop the shared MiniAccumulo in {}: {}", s.dir(), e.toString());
       }
@@ -244,23 +253,23 @@ public abstract class AccumuloITBase {
     connector = null;
     clusterDir = null;
     watcher = null;
+    if (w != null) {
+      w.close(); // the class's own, also on a shared cluster
+    }
     synchronized (AccumuloITBase.class) {
       if (shared != null && shared.cluster() == mac) {
         return; // the next SharedCluster class takes it over
       }
     }
-    stop(mac, dir, w);
+    stop(mac, dir);
   }
 
-  private static void stop(MiniAccumulo mac, Path dir, ChildProcessWatcher w) throws Exception {
+  private static void stop(MiniAccumulo mac, Path dir) throws Exception {
     try {
       if (mac != null) {
         mac.stop();
       }
     } finally {
-      if (w != null) {
-        w.close();
-      }
       if (dir != null && Boolean.getBoolean(KEEP_DIR_PROPERTY)) {
         log.info("kept MiniAccumulo directory {}", dir);
       } else if (dir != null) {
@@ -317,10 +326,15 @@ public abstract class AccumuloITBase {
   /**
    * Every command line and environment of this JVM's child processes (MiniAccumulo's ZooKeeper,
    * Initialize, master, tablet server, garbage collector, and any a test starts) seen since the
-   * cluster started (for a {@link SharedCluster} class: since the first class on it started).
+   * cluster started (for a {@link SharedCluster} class: since the class started, so the processes
+   * it started itself). Only in a class marked {@link WatchesChildProcesses}.
    */
   protected static List<ChildProcessWatcher.Seen> childProcesses() {
     cluster();
+    if (watcher == null) {
+      throw new IllegalStateException(
+          "no child processes recorded: mark the class @" + WatchesChildProcesses.class.getName());
+    }
     return watcher.seen();
   }
 

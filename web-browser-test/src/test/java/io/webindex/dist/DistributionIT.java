@@ -179,7 +179,8 @@ class DistributionIT {
     assertTrue(said.contains("4. Which URLs would a crawler fetch next?"), said);
     assertTrue(said.contains("   now               urc 3   http://c.com/\n"), said);
     String golden =
-        Files.readString(REPO.resolve("cli/src/test/resources/io/webindex/cli/worked-example.tsv"));
+        Files.readString(
+            REPO.resolve("core/src/test/resources/io/webindex/core/worked-example.tsv"));
     assertEquals(golden, Files.readString(demoOut.resolve("batch.tsv")), "batch.tsv in the cwd");
     assertEquals(golden, Files.readString(demoOut.resolve("incremental.tsv")));
     Oracle oracle = new Oracle();

@@ -162,14 +162,21 @@ final class ServiceProcesses implements AutoCloseable {
         this::logs);
   }
 
-  /** Waits up to {@code max} for {@code done}; the failure message ends with {@code detail}. */
+  /**
+   * Waits up to {@code max} for {@code done}; the failure message ends with {@code detail}. Asks
+   * every 250 ms for the first 5 s, then every 750 ms: many conditions open a Fluo client or a
+   * ZooKeeper session per question (FluoSession.applied, WebindexApp.processes), which costs the
+   * test JVM, ZooKeeper and the oracle CPU the whole suite shares, and most waits last tens of
+   * seconds (a batch applied by a loader that looks every 2 s, services that follow a cut-over).
+   */
   static void poll(String what, Duration max, BooleanSupplier done, Supplier<String> detail) {
-    Instant until = Instant.now().plus(max);
+    Instant start = Instant.now();
+    Instant until = start.plus(max);
     while (!done.getAsBoolean()) {
       assertFalse(
           Instant.now().isAfter(until), () -> "timed out waiting for " + what + detail.get());
       try {
-        Thread.sleep(250);
+        Thread.sleep(Instant.now().isBefore(start.plusSeconds(5)) ? 250 : 750);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted waiting for " + what);

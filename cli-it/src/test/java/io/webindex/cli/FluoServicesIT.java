@@ -20,6 +20,7 @@ import io.webindex.testkit.ChildProcessWatcher;
 import io.webindex.testkit.HealthRows;
 import io.webindex.testkit.SecretScan;
 import io.webindex.testkit.SharedCluster;
+import io.webindex.testkit.WatchesChildProcesses;
 import io.webindex.web.WebOptions;
 import io.webindex.web.WebServer;
 import java.io.IOException;
@@ -60,6 +61,7 @@ import org.junit.jupiter.api.io.TempDir;
  * random password, their logging at INFO (Fluo's start-up print of its configuration included); the
  * password must be in none of their logs, command lines or environments.
  */
+@WatchesChildProcesses
 @SharedCluster
 class FluoServicesIT extends AccumuloITBase {
   private static final String SECRET = "ServiceCanary" + random(12);

@@ -10,6 +10,7 @@ import io.webindex.core.schema.LocalBatches;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.ChildProcessWatcher;
 import io.webindex.testkit.SecretScan;
+import io.webindex.testkit.WatchesChildProcesses;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -59,6 +60,7 @@ import org.junit.jupiter.api.io.TempDir;
  * made and can read nothing else; and a user without {@code System.CREATE_TABLE} fails at the first
  * step with a message that names the permission problem.
  */
+@WatchesChildProcesses
 class SecretLeakIT extends AccumuloITBase {
   private static String prefix;
   private static final String ALPHANUMERIC =

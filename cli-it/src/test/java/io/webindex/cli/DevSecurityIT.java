@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
+import io.webindex.store.Cells;
 import io.webindex.testkit.ChildProcessWatcher;
 import io.webindex.testkit.SecretScan;
 import java.nio.file.Files;
@@ -28,10 +29,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bin/webindex dev} keeps its secret: the directory is owner-only, the password file too,
- * the connection file names the least-privileged user {@value EmbeddedAccumulo#USER}, and neither
- * that user's password nor a working root password is on any child process's command line (read
- * from {@code /proc}: MiniAccumulo's Initialize gets the root password as an argument).
+ * {@code bin/webindex dev} serves the other commands and keeps its secret: the directory is
+ * owner-only, the password file too, the connection file names the least-privileged user {@value
+ * EmbeddedAccumulo#USER} (the other commands find it with no {@code --conf}; a second {@code dev}
+ * is refused; stopping removes the connection files), and neither that user's password nor a
+ * working root password is on any child process's command line (read from {@code /proc}:
+ * MiniAccumulo's Initialize gets the root password as an argument).
  *
  * <p>{@code dev} runs as {@code bin/webindex} starts it: a JVM of its own without {@code
  * JDK_JAVA_OPTIONS}, so its embedded Accumulo runs in a host JVM ({@link EmbeddedAccumuloHost});
@@ -45,6 +48,7 @@ class DevSecurityIT {
   void devDirectoryPasswordAndCommandLines() throws Exception {
     Path devDir = home.resolve(Cli.DEV_DIR);
     Path pwFile = devDir.resolve(EmbeddedAccumulo.PASSWORD_FILE);
+    Path connFile = devDir.resolve(EmbeddedAccumulo.CONNECTION_FILE);
     Path devOut = home.resolve("dev.out");
     Path devErr = home.resolve("dev.err");
     ProcessBuilder pb =
@@ -72,8 +76,7 @@ class DevSecurityIT {
       assertEquals("rwx------", permissions(devDir), "the dev directory is owner-only");
       assertEquals("rw-------", permissions(pwFile), "the password file is owner-only");
       String password = Files.readString(pwFile).strip();
-      WebindexConfig cfg =
-          WebindexConfig.load(devDir.resolve(EmbeddedAccumulo.CONNECTION_FILE), Map.of());
+      WebindexConfig cfg = WebindexConfig.load(connFile, Map.of());
       assertEquals(EmbeddedAccumulo.USER, cfg.accumuloUser());
       Connector user = AccumuloConnections.connect(cfg);
       for (SystemPermission p : SystemPermission.values()) {
@@ -84,6 +87,24 @@ class DevSecurityIT {
       }
       user.tableOperations().create("mine");
       user.tableOperations().delete("mine");
+
+      // the other commands find the instance with no --conf (the connection file in the home),
+      // and a second dev is refused
+      String printed = Files.readString(devOut);
+      assertTrue(printed.contains("connection file: " + connFile), printed);
+      assertFalse(Files.readString(connFile).contains(password), "no password in " + connFile);
+      assertEquals(password, cfg.accumuloPassword().value());
+      assertEquals(EmbeddedAccumulo.fileUri(devDir.resolve("store")), cfg.storeRoot());
+      assertEquals(EmbeddedAccumulo.fileUri(devDir.resolve("work")), cfg.workDir());
+      assertTrue(Files.isDirectory(devDir.resolve("store")));
+      user.tableOperations().create("worked");
+      Cells.write(user, "worked", CliIT.workedExample().cells());
+      Run top = Run.of(home, "query", "top", "--table", "worked");
+      assertEquals(0, top.status(), top.toString());
+      assertEquals(CliIT.TOP, top.out());
+      Run second = Run.of(home, "dev");
+      assertEquals(2, second.status(), second.toString());
+      assertTrue(second.err().contains("already running in " + devDir), second.err());
 
       List<ChildProcessWatcher.Seen> seen = children.seen();
       ChildProcessWatcher.Seen init =
@@ -126,6 +147,10 @@ class DevSecurityIT {
             "still running after dev stopped: " + h.info());
       }
       assertFalse(Files.exists(pwFile), "password file removed on stop");
+      assertFalse(Files.exists(connFile), "connection file removed on stop");
+      Run after = Run.of(home, "query", "top", "--table", "worked");
+      assertEquals(2, after.status(), after.toString());
+      assertTrue(after.err().contains("no configuration"), after.err());
       // the launcher's note on JDK_JAVA_OPTIONS is in the host's log, not on dev's stderr
       assertFalse(Files.readString(devErr).contains("NOTE: Picked up"), Files.readString(devErr));
       assertTrue(

@@ -14,7 +14,6 @@ import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
 import io.webindex.core.schema.FrontierOpsSchema;
 import io.webindex.core.schema.FrontierOpsSchema.QueueKey;
-import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
 import io.webindex.store.FrontierTables;
 import io.webindex.store.HistoryTables;
@@ -23,37 +22,32 @@ import io.webindex.testkit.FrontierFixture;
 import io.webindex.testkit.HistoryFixture;
 import io.webindex.testkit.JsonLinesFixtures;
 import io.webindex.testkit.SharedCluster;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import org.apache.accumulo.core.client.Connector;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link Main}'s dump and query commands in-process against the base's MiniAccumulo (configured
- * through a conf file with a password file, as an operator would), and {@code dev} end to end: an
- * {@link EmbeddedAccumulo} found by the other commands through its connection file.
+ * through a conf file with a password file, as an operator would). {@code dev} serving them through
+ * its connection file is {@link DevSecurityIT}'s.
  */
 @SharedCluster
 class CliIT extends AccumuloITBase {
   private static Path home;
   private static Path conf;
   private static String table;
-  private static final String TOP =
+
+  /** {@code query top} of the worked example. */
+  static final String TOP =
       "3\thttp://c.com/\n1\thttp://b.com/\n1\thttp://c.com/page1\n0\thttp://a.com/page1\n"
           + "0\thttp://d.com/\n";
 
@@ -552,71 +546,8 @@ class CliIT extends AccumuloITBase {
     assertEquals(TOP, r.out());
   }
 
-  /**
-   * {@code dev} in a fresh home: connection files appear (password file owner-only), the other
-   * commands find the instance with no --conf, a second {@code dev} is refused, and stopping it
-   * removes the connection files.
-   */
-  @Test
-  void devServesTheOtherCommands() throws Exception {
-    Path devHome = Files.createTempDirectory(clusterDir(), "devhome-");
-    Path devDir = devHome.resolve(Cli.DEV_DIR);
-    Path connFile = devDir.resolve(EmbeddedAccumulo.CONNECTION_FILE);
-    Path pwFile = devDir.resolve(EmbeddedAccumulo.PASSWORD_FILE);
-    ByteArrayOutputStream devOut = new ByteArrayOutputStream();
-    ByteArrayOutputStream devErr = new ByteArrayOutputStream();
-    Cli devCtx = new Cli(devHome, devOut, devErr);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try {
-      Future<Integer> dev = pool.submit(() -> Main.run(List.of("dev"), devCtx));
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-      while (!devOut.toString(StandardCharsets.UTF_8).contains("press Ctrl-C")) {
-        assertFalse(dev.isDone(), () -> "dev ended: " + devErr.toString(StandardCharsets.UTF_8));
-        assertTrue(System.nanoTime() < deadline, "dev did not start in 3 minutes");
-        Thread.sleep(200);
-      }
-      String shown = devOut.toString(StandardCharsets.UTF_8);
-      assertTrue(shown.contains("connection file: " + connFile), shown);
-      assertEquals(
-          "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(pwFile)));
-      String password = Files.readString(pwFile).strip();
-      assertTrue(password.length() >= 20);
-      assertFalse(shown.contains(password), "the password is never printed");
-      assertFalse(devErr.toString(StandardCharsets.UTF_8).contains(password));
-      assertFalse(Files.readString(connFile).contains(password));
-
-      WebindexConfig cfg = WebindexConfig.load(connFile, Map.of());
-      assertEquals(EmbeddedAccumulo.USER, cfg.accumuloUser());
-      assertEquals(password, cfg.accumuloPassword().value());
-      assertEquals(EmbeddedAccumulo.fileUri(devDir.resolve("store")), cfg.storeRoot());
-      assertEquals(EmbeddedAccumulo.fileUri(devDir.resolve("work")), cfg.workDir());
-      assertTrue(Files.isDirectory(devDir.resolve("store")));
-      Connector devConnector = AccumuloConnections.connect(cfg);
-      devConnector.tableOperations().create("worked");
-      Cells.write(devConnector, "worked", workedExample().cells());
-
-      Run top = Run.of(devHome, "query", "top", "--table", "worked");
-      assertEquals(0, top.status(), top.toString());
-      assertEquals(TOP, top.out());
-      Run second = Run.of(devHome, "dev");
-      assertEquals(2, second.status(), second.toString());
-      assertTrue(second.err().contains("already running in " + devDir), second.err());
-
-      devCtx.requestStop();
-      assertEquals(0, (int) dev.get(2, TimeUnit.MINUTES), devErr.toString(StandardCharsets.UTF_8));
-      assertFalse(Files.exists(connFile), "connection file removed on stop");
-      assertFalse(Files.exists(pwFile), "password file removed on stop");
-      Run after = Run.of(devHome, "query", "top", "--table", "worked");
-      assertEquals(2, after.status());
-      assertTrue(after.err().contains("no configuration"), after.err());
-    } finally {
-      devCtx.requestStop();
-      pool.shutdown();
-      pool.awaitTermination(2, TimeUnit.MINUTES);
-    }
-  }
-
-  private static ReferenceIndex workedExample() {
+  /** The worked example's query table, from the fixture pages. */
+  static ReferenceIndex workedExample() {
     List<Page> pages = JsonLinesFixtures.read(CliIT.class, "worked-example.jsonl");
     ReferenceIndex index = new ReferenceIndex();
     index.applyAll(pages);
