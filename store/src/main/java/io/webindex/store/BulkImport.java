@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.Connector;
+import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.client.TableOfflineException;
+import org.apache.accumulo.core.client.admin.NewTableConfiguration;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -71,6 +74,33 @@ public final class BulkImport {
     } catch (TableOfflineException e) {
       throw new StoreException("table " + table + " is offline: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Creates {@code table} with {@code properties} unless it exists, and returns once this client
+   * knows it ({@link #awaitKnown}), also when another process created it at the same moment. The
+   * one way a table that any process may create first is made: the run registry's, the frontier
+   * service's operational table, a run's history and frontier tables when the Fluo exporter finds
+   * them missing.
+   *
+   * @return whether this call created it
+   * @throws StoreException when the client does not come to know the table it created
+   */
+  public static boolean createIfMissing(
+      Connector conn, String table, Map<String, String> properties)
+      throws AccumuloException, AccumuloSecurityException {
+    if (conn.tableOperations().exists(table)) {
+      return false; // in the client's table list, so known to it
+    }
+    boolean created;
+    try {
+      conn.tableOperations().create(table, new NewTableConfiguration().setProperties(properties));
+      created = true;
+    } catch (TableExistsException e) {
+      created = false; // by another process at the same moment: usable once this client knows it
+    }
+    awaitKnown(conn, table);
+    return created;
   }
 
   /** {@link #onFreshTable(TableOp)} trying again for up to {@code within}. */

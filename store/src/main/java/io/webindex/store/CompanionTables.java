@@ -41,20 +41,14 @@ final class CompanionTables {
   }
 
   /**
-   * Creates {@code table} with {@code props} unless it exists (also when another process creates it
-   * at the same moment).
+   * Creates {@code table} with {@code props} unless it exists, and returns once this client knows
+   * it ({@link BulkImport#createIfMissing}).
    *
    * @return whether this call created it
    */
   static boolean createIfMissing(Connector conn, String table, Map<String, String> props) {
-    if (conn.tableOperations().exists(table)) {
-      return false;
-    }
     try {
-      conn.tableOperations().create(table, new NewTableConfiguration().setProperties(props));
-      return true;
-    } catch (TableExistsException e) {
-      return false;
+      return BulkImport.createIfMissing(conn, table, props);
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new StoreException("cannot create table " + table + ": " + e.getMessage(), e);
     }

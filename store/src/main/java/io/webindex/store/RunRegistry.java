@@ -23,7 +23,6 @@ import org.apache.accumulo.core.client.ConditionalWriterConfig;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.MutationsRejectedException;
 import org.apache.accumulo.core.client.Scanner;
-import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.data.Condition;
 import org.apache.accumulo.core.data.ConditionalMutation;
@@ -68,12 +67,7 @@ public final class RunRegistry {
   /** Creates the metadata table when it does not exist yet. */
   public RunRegistry ensureTable() {
     try {
-      if (!conn.tableOperations().exists(table)) {
-        conn.tableOperations().create(table);
-        BulkImport.awaitKnown(conn, table);
-      }
-    } catch (TableExistsException e) {
-      BulkImport.awaitKnown(conn, table); // created concurrently: fine once this client knows it
+      BulkImport.createIfMissing(conn, table, Map.of());
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new StoreException("cannot create metadata table " + table + ": " + e.getMessage(), e);
     }

@@ -74,7 +74,6 @@ import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.IteratorSetting;
 import org.apache.accumulo.core.client.MutationsRejectedException;
 import org.apache.accumulo.core.client.Scanner;
-import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.data.Condition;
 import org.apache.accumulo.core.data.ConditionalMutation;
@@ -209,17 +208,10 @@ public final class AccumuloUrlFrontier implements UrlFrontier {
 
   private void createIfMissing() {
     try {
-      if (!conn.tableOperations().exists(opsTable)) {
-        conn.tableOperations().create(opsTable);
-      }
-    } catch (TableExistsException e) {
-      // created by another process at the same moment: usable once this client knows it
+      BulkImport.createIfMissing(conn, opsTable, Map.of());
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new FrontierUnavailableException(
           "cannot create the frontier's table " + opsTable + ": " + e.getMessage(), e);
-    }
-    try {
-      BulkImport.awaitKnown(conn, opsTable);
     } catch (StoreException e) {
       throw new FrontierUnavailableException(e.getMessage(), e);
     }
