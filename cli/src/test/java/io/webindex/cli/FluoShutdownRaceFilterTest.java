@@ -21,8 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two shipped log configurations (the built-in one and conf/'s example) drop Curator's ERROR of
- * a stopping Fluo worker and let everything else through, that logger's other errors included.
+ * The two shipped log configurations (the built-in one and conf/'s example) drop Curator's ERRORs
+ * of a stopping Fluo client (a worker's refused task, a listener interrupted as the client closes)
+ * and let everything else through, that logger's other errors included.
  */
 class FluoShutdownRaceFilterTest {
   private static final String CACHE =
@@ -62,6 +63,8 @@ class FluoShutdownRaceFilterTest {
     PropertyConfigurator.configure(config);
     Logger cache = Logger.getLogger(CACHE);
     cache.error("", new RejectedExecutionException("refused by a terminated pool (race)"));
+    cache.error(
+        "", new InterruptedException("a listener asking ZooKeeper as the client closes (race)"));
     cache.error("", new IllegalStateException("a real failure of the cache"));
     cache.error("no exception at all");
     Logger.getLogger("org.apache.curator.framework.imps.CuratorFrameworkImpl")
