@@ -20,10 +20,9 @@ import io.webindex.store.RunRegistry;
 import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import io.webindex.store.mapreduce.TaskAccumulo;
-import io.webindex.testkit.JsonLinesFixtures;
+import io.webindex.testkit.WorkedExample;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -189,12 +188,6 @@ class KerberosIT {
     return lines;
   }
 
-  static byte[] resource(String name) throws IOException {
-    try (InputStream in = KerberosIT.class.getResourceAsStream("/io/webindex/check/" + name)) {
-      return in.readAllBytes();
-    }
-  }
-
   record Result(int exit, String out) {}
 
   /**
@@ -273,12 +266,10 @@ class KerberosIT {
     // webindex's store as the principal: the worked example's query table of two runs, created
     // (System.CREATE_TABLE, granted above), written and read back; the first one served
     ReferenceIndex ref = new ReferenceIndex();
-    ref.applyAll(
-        JsonLinesFixtures.read(KerberosIT.class, "/io/webindex/check/worked-example.jsonl"));
+    ref.applyAll(WorkedExample.pages());
     List<Cell> cells = new ArrayList<>(ref.cells());
     cells.sort(Cell.ORDER);
-    List<String> golden =
-        new String(resource("worked-example.tsv"), StandardCharsets.UTF_8).lines().toList();
+    List<String> golden = WorkedExample.dump().lines().toList();
     for (String run : List.of("r1", "r2")) {
       QueryTables.createFresh(conn, cfg.runTable(run), new TreeSet<>());
       Cells.write(conn, cfg.runTable(run), cells);

@@ -20,12 +20,9 @@ import io.webindex.store.HistoryTables;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.FrontierFixture;
 import io.webindex.testkit.HistoryFixture;
-import io.webindex.testkit.JsonLinesFixtures;
 import io.webindex.testkit.SharedCluster;
+import io.webindex.testkit.WorkedExample;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -92,7 +89,7 @@ class CliIT extends AccumuloITBase {
   void dumpToStdoutIsTheGoldenFile() {
     Run r = cli("dump", "--table", table);
     assertEquals(0, r.status(), r.toString());
-    assertEquals(resource("worked-example.tsv"), r.out());
+    assertEquals(WorkedExample.dump(), r.out());
   }
 
   @Test
@@ -102,7 +99,7 @@ class CliIT extends AccumuloITBase {
     assertEquals(0, r.status(), r.toString());
     assertEquals("", r.out());
     assertTrue(r.err().contains("dumped 27 cells of table " + table + " to " + out), r.err());
-    assertEquals(resource("worked-example.tsv"), Files.readString(out));
+    assertEquals(WorkedExample.dump(), Files.readString(out));
   }
 
   @Test
@@ -548,17 +545,9 @@ class CliIT extends AccumuloITBase {
 
   /** The worked example's query table, from the fixture pages. */
   static ReferenceIndex workedExample() {
-    List<Page> pages = JsonLinesFixtures.read(CliIT.class, "worked-example.jsonl");
+    List<Page> pages = WorkedExample.pages();
     ReferenceIndex index = new ReferenceIndex();
     index.applyAll(pages);
     return index;
-  }
-
-  private static String resource(String name) {
-    try (InputStream in = CliIT.class.getResourceAsStream(name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.LocalBatches;
+import io.webindex.testkit.WorkedExample;
 import io.webindex.testkit.oracle.HistoryOracle;
 import io.webindex.testkit.oracle.Oracle;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -33,12 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoIT {
   @TempDir Path tmp;
 
-  static String resource(String name) throws IOException {
-    try (InputStream in = DemoIT.class.getResourceAsStream("/io/webindex/cli/" + name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
   /** Both tables of a demo run equal the independent oracle's table of the same batches. */
   static void assertOracle(Oracle oracle, Path out) throws IOException {
     List<String> expected = oracle.dump();
@@ -50,7 +43,7 @@ class DemoIT {
   @Test
   void inputsAndDeltasAreBatchesInOrder() throws IOException {
     Path input = tmp.resolve("pages.jsonl");
-    Files.writeString(input, resource("worked-example.jsonl"));
+    Files.writeString(input, WorkedExample.jsonl());
     Path delta = tmp.resolve("delta.jsonl");
     Files.writeString(
         delta,

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.webindex.core.schema.LocalBatches;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.SharedCluster;
+import io.webindex.testkit.WorkedExample;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,7 @@ class FluoCommandsIT extends AccumuloITBase {
     String prefix = newTableName("fc");
     Path conf = writeWebindexConf(tmp, prefix);
     Path b0 = Files.createDirectories(store.resolve("batches/00000"));
-    try (InputStream in = getClass().getResourceAsStream("/io/webindex/cli/worked-example.jsonl")) {
+    try (InputStream in = getClass().getResourceAsStream(WorkedExample.JSONL)) {
       Files.copy(in, b0.resolve("pages.jsonl"));
     }
     LocalBatches.markComplete(b0);
@@ -52,7 +53,7 @@ class FluoCommandsIT extends AccumuloITBase {
     assertEquals(3, counters.path("latest.CURRENT_PAGES").asLong(), counters.toString());
     assertEquals(5, counters.path("uris.SEEN_URIS").asLong(), counters.toString());
     assertEquals(
-        goldenLines("/io/webindex/cli/worked-example.tsv"),
+        goldenLines(WorkedExample.TSV),
         counters.path("write.QUERY_CELLS").asLong(),
         counters.toString());
     Run init = Run.of(tmp, "fluo-init", "--conf", c, "--run", "r0");

@@ -19,6 +19,7 @@ import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.SharedCluster;
+import io.webindex.testkit.WorkedExample;
 import io.webindex.testkit.oracle.DumpDiff;
 import io.webindex.testkit.oracle.HistoryOracle;
 import io.webindex.testkit.oracle.Oracle;
@@ -90,7 +91,7 @@ class RecomputeIT extends AccumuloITBase {
   }
 
   static byte[] resource(String name) throws IOException {
-    try (InputStream in = RecomputeIT.class.getResourceAsStream("/io/webindex/mr/" + name)) {
+    try (InputStream in = RecomputeIT.class.getResourceAsStream("/io/webindex/core/" + name)) {
       return in.readAllBytes();
     }
   }
@@ -169,13 +170,14 @@ class RecomputeIT extends AccumuloITBase {
 
   @Test
   void workedExampleEqualsGoldenDump() throws Exception {
-    Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    Files.write(
+        batchDir(0).resolve("part-0.jsonl"),
+        WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
     complete(0);
     Result r = recompute("--run", "r1");
     assertEquals(0, r.exit(), r.stdout());
     assertTrue(r.stdout().contains("run r1 SUCCEEDED"), r.stdout());
-    List<String> golden =
-        new String(resource("worked-example.tsv"), StandardCharsets.UTF_8).lines().toList();
+    List<String> golden = WorkedExample.dump().lines().toList();
     assertEquals(golden, dumpTable(prefix + "_r1"));
     assertEquals(golden, Oracle.ofStore(store, 0).dump(), "the independent oracle agrees");
     RunRecord rec = new RunRegistry(connector(), prefix + "_meta").get("r1").orElseThrow();
@@ -465,7 +467,9 @@ class RecomputeIT extends AccumuloITBase {
    */
   @Test
   void noJobCarriesThePassword() throws Exception {
-    Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    Files.write(
+        batchDir(0).resolve("part-0.jsonl"),
+        WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
     complete(0);
     List<Job> jobs = new ArrayList<>();
     // a tag a scheduler set (Oozie's launcher tag) is kept beside webindex's own
@@ -506,7 +510,9 @@ class RecomputeIT extends AccumuloITBase {
   /** A run that fails half-way is recorded as FAILED with the reason and leaves no table behind. */
   @Test
   void failedRunLeavesNothingVisible() throws Exception {
-    Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    Files.write(
+        batchDir(0).resolve("part-0.jsonl"),
+        WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
     complete(0);
     // the work directory lies below a regular file: the first job cannot write its output
     Path blocker = Files.writeString(tmp.resolve("blocker"), "");
@@ -525,7 +531,9 @@ class RecomputeIT extends AccumuloITBase {
     assertEquals(RecomputeTool.USAGE, none.exit());
     assertFalse(connector().tableOperations().exists(prefix + "_empty"));
 
-    Files.write(batchDir(0).resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    Files.write(
+        batchDir(0).resolve("part-0.jsonl"),
+        WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
     complete(0);
     connector().tableOperations().create(prefix + "_taken");
     Result taken = recompute("--run", "taken");
@@ -561,7 +569,8 @@ class RecomputeIT extends AccumuloITBase {
   void noBatchYetAndNoPageAcceptedSaySo() throws Exception {
     Path batches = Files.createDirectories(store.resolve("batches"));
     Path writing = Files.createDirectories(batches.resolve("_00000.tmp"));
-    Files.write(writing.resolve("part-0.jsonl"), resource("worked-example.jsonl"));
+    Files.write(
+        writing.resolve("part-0.jsonl"), WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
     String[] early = recomputeStderr("--run", "early");
     assertEquals(Integer.toString(ExitStatus.USAGE), early[0], early[1]);
     assertTrue(

@@ -22,10 +22,9 @@ import io.webindex.store.QueryService.InlinksAnswer;
 import io.webindex.store.QueryService.RankedUri;
 import io.webindex.store.QueryService.TopAnswer;
 import io.webindex.testkit.AccumuloITBase;
-import io.webindex.testkit.JsonLinesFixtures;
 import io.webindex.testkit.SharedCluster;
+import io.webindex.testkit.WorkedExample;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +58,7 @@ class QueryServiceIT extends AccumuloITBase {
   @BeforeAll
   static void loadWorkedExample() {
     worked = new ReferenceIndex();
-    worked.applyAll(readJsonLines("/io/webindex/store/worked-example.jsonl"));
+    worked.applyAll(WorkedExample.pages());
     workedTable = createTable("worked");
     assertEquals(worked.cells().size(), Cells.write(connector(), workedTable, worked.cells()));
     q = new QueryService(connector(), workedTable);
@@ -136,7 +135,7 @@ class QueryServiceIT extends AccumuloITBase {
     List<String> expected = DumpFormat.lines(worked.cells());
     assertEquals(expected.size(), n);
     assertEquals(String.join("\n", expected) + "\n", out.toString());
-    assertEquals(resourceText("/io/webindex/store/worked-example.tsv"), out.toString());
+    assertEquals(WorkedExample.dump(), out.toString());
   }
 
   @Test
@@ -435,17 +434,5 @@ class QueryServiceIT extends AccumuloITBase {
       out.add(Page.of(u.toString(), u.key(), v, "title " + i, links));
     }
     return out;
-  }
-
-  private static List<Page> readJsonLines(String resource) {
-    return JsonLinesFixtures.read(QueryServiceIT.class, resource);
-  }
-
-  private static String resourceText(String resource) {
-    try (InputStream in = QueryServiceIT.class.getResourceAsStream(resource)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

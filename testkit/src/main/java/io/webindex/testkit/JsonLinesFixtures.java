@@ -18,7 +18,8 @@ public final class JsonLinesFixtures {
 
   /**
    * The pages of class-path resource {@code resource} (relative to {@code owner}'s class loader,
-   * e.g. {@code /io/webindex/web/worked-example.jsonl}), read as batch 0 file {@code part-0.jsonl}.
+   * e.g. {@code /io/webindex/core/worked-example.jsonl}), read as batch 0 file {@code
+   * part-0.jsonl}.
    *
    * @throws AssertionError when the resource is missing or any line is rejected
    */

@@ -31,8 +31,8 @@ import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.FrontierFixture;
 import io.webindex.testkit.HealthRows;
 import io.webindex.testkit.HistoryFixture;
-import io.webindex.testkit.JsonLinesFixtures;
 import io.webindex.testkit.PrometheusText;
+import io.webindex.testkit.WorkedExample;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -98,7 +98,7 @@ class WebApiIT extends AccumuloITBase {
   static void start() throws Exception {
     System.out.println("WebApiIT: random web seed " + SEED);
     ReferenceIndex worked = new ReferenceIndex();
-    worked.applyAll(readJsonLines("/io/webindex/web/worked-example.jsonl"));
+    worked.applyAll(WorkedExample.pages());
     workedTable = createTable("worked");
     Cells.write(connector(), workedTable, worked.cells());
     random = new ReferenceIndex();
@@ -1317,9 +1317,5 @@ class WebApiIT extends AccumuloITBase {
     assertTrue(
         r.headers().firstValue("content-type").orElse("").startsWith("application/json"), path);
     return JSON.readTree(r.body());
-  }
-
-  private static List<Page> readJsonLines(String resource) {
-    return JsonLinesFixtures.read(WebApiIT.class, resource);
   }
 }
