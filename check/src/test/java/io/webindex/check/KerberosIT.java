@@ -265,8 +265,7 @@ class KerberosIT {
 
     // webindex's store as the principal: the worked example's query table of two runs, created
     // (System.CREATE_TABLE, granted above), written and read back; the first one served
-    ReferenceIndex ref = new ReferenceIndex();
-    ref.applyAll(WorkedExample.pages());
+    ReferenceIndex ref = WorkedExample.index();
     List<Cell> cells = new ArrayList<>(ref.cells());
     cells.sort(Cell.ORDER);
     List<String> golden = WorkedExample.dump().lines().toList();

@@ -10,8 +10,6 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.core.frontier.ops.Lease;
 import io.webindex.core.frontier.ops.QueueState;
 import io.webindex.core.frontier.service.UrlFrontier;
-import io.webindex.core.index.ReferenceIndex;
-import io.webindex.core.model.Page;
 import io.webindex.core.schema.FrontierOpsSchema;
 import io.webindex.core.schema.FrontierOpsSchema.QueueKey;
 import io.webindex.store.Cells;
@@ -69,7 +67,7 @@ class CliIT extends AccumuloITBase {
             WebindexConfig.PASSWORD_FILE + "=" + password,
             ""));
     table = createTable("worked");
-    Cells.write(connector(), table, workedExample().cells());
+    Cells.write(connector(), table, WorkedExample.index().cells());
     HistoryFixture.write(
         connector(),
         HistoryTables.createFresh(connector(), table, HistoryFixture.SETTINGS),
@@ -541,13 +539,5 @@ class CliIT extends AccumuloITBase {
     Run r = Run.of(otherHome, "query", "top", "--table", table);
     assertEquals(0, r.status(), r.toString());
     assertEquals(TOP, r.out());
-  }
-
-  /** The worked example's query table, from the fixture pages. */
-  static ReferenceIndex workedExample() {
-    List<Page> pages = WorkedExample.pages();
-    ReferenceIndex index = new ReferenceIndex();
-    index.applyAll(pages);
-    return index;
   }
 }

@@ -10,6 +10,7 @@ import io.webindex.store.AccumuloConnections;
 import io.webindex.store.Cells;
 import io.webindex.testkit.ChildProcessWatcher;
 import io.webindex.testkit.SecretScan;
+import io.webindex.testkit.WorkedExample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -98,7 +99,7 @@ class DevSecurityIT {
       assertEquals(EmbeddedAccumulo.fileUri(devDir.resolve("work")), cfg.workDir());
       assertTrue(Files.isDirectory(devDir.resolve("store")));
       user.tableOperations().create("worked");
-      Cells.write(user, "worked", CliIT.workedExample().cells());
+      Cells.write(user, "worked", WorkedExample.index().cells());
       Run top = Run.of(home, "query", "top", "--table", "worked");
       assertEquals(0, top.status(), top.toString());
       assertEquals(CliIT.TOP, top.out());

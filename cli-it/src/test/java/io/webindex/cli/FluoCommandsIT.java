@@ -30,9 +30,7 @@ class FluoCommandsIT extends AccumuloITBase {
     String prefix = newTableName("fc");
     Path conf = writeWebindexConf(tmp, prefix);
     Path b0 = Files.createDirectories(store.resolve("batches/00000"));
-    try (InputStream in = getClass().getResourceAsStream(WorkedExample.JSONL)) {
-      Files.copy(in, b0.resolve("pages.jsonl"));
-    }
+    Files.writeString(b0.resolve("pages.jsonl"), WorkedExample.jsonl());
     LocalBatches.markComplete(b0);
     String c = conf.toString();
     // recompute --json: the run record, checked against the worked example by hand (3 crawled

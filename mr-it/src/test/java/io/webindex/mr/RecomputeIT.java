@@ -170,9 +170,7 @@ class RecomputeIT extends AccumuloITBase {
 
   @Test
   void workedExampleEqualsGoldenDump() throws Exception {
-    Files.write(
-        batchDir(0).resolve("part-0.jsonl"),
-        WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
+    Files.writeString(batchDir(0).resolve("part-0.jsonl"), WorkedExample.jsonl());
     complete(0);
     Result r = recompute("--run", "r1");
     assertEquals(0, r.exit(), r.stdout());
@@ -467,9 +465,7 @@ class RecomputeIT extends AccumuloITBase {
    */
   @Test
   void noJobCarriesThePassword() throws Exception {
-    Files.write(
-        batchDir(0).resolve("part-0.jsonl"),
-        WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
+    Files.writeString(batchDir(0).resolve("part-0.jsonl"), WorkedExample.jsonl());
     complete(0);
     List<Job> jobs = new ArrayList<>();
     // a tag a scheduler set (Oozie's launcher tag) is kept beside webindex's own
@@ -510,9 +506,7 @@ class RecomputeIT extends AccumuloITBase {
   /** A run that fails half-way is recorded as FAILED with the reason and leaves no table behind. */
   @Test
   void failedRunLeavesNothingVisible() throws Exception {
-    Files.write(
-        batchDir(0).resolve("part-0.jsonl"),
-        WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
+    Files.writeString(batchDir(0).resolve("part-0.jsonl"), WorkedExample.jsonl());
     complete(0);
     // the work directory lies below a regular file: the first job cannot write its output
     Path blocker = Files.writeString(tmp.resolve("blocker"), "");
@@ -531,9 +525,7 @@ class RecomputeIT extends AccumuloITBase {
     assertEquals(RecomputeTool.USAGE, none.exit());
     assertFalse(connector().tableOperations().exists(prefix + "_empty"));
 
-    Files.write(
-        batchDir(0).resolve("part-0.jsonl"),
-        WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
+    Files.writeString(batchDir(0).resolve("part-0.jsonl"), WorkedExample.jsonl());
     complete(0);
     connector().tableOperations().create(prefix + "_taken");
     Result taken = recompute("--run", "taken");
@@ -569,8 +561,7 @@ class RecomputeIT extends AccumuloITBase {
   void noBatchYetAndNoPageAcceptedSaySo() throws Exception {
     Path batches = Files.createDirectories(store.resolve("batches"));
     Path writing = Files.createDirectories(batches.resolve("_00000.tmp"));
-    Files.write(
-        writing.resolve("part-0.jsonl"), WorkedExample.jsonl().getBytes(StandardCharsets.UTF_8));
+    Files.writeString(writing.resolve("part-0.jsonl"), WorkedExample.jsonl());
     String[] early = recomputeStderr("--run", "early");
     assertEquals(Integer.toString(ExitStatus.USAGE), early[0], early[1]);
     assertTrue(

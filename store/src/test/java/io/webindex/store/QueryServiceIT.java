@@ -57,8 +57,7 @@ class QueryServiceIT extends AccumuloITBase {
 
   @BeforeAll
   static void loadWorkedExample() {
-    worked = new ReferenceIndex();
-    worked.applyAll(WorkedExample.pages());
+    worked = WorkedExample.index();
     workedTable = createTable("worked");
     assertEquals(worked.cells().size(), Cells.write(connector(), workedTable, worked.cells()));
     q = new QueryService(connector(), workedTable);

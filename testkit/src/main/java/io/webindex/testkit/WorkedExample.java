@@ -1,5 +1,6 @@
 package io.webindex.testkit;
 
+import io.webindex.core.index.ReferenceIndex;
 import io.webindex.core.model.Page;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +26,13 @@ public final class WorkedExample {
   /** The pages, read as the engines read them. */
   public static List<Page> pages() {
     return JsonLinesFixtures.read(WorkedExample.class, JSONL);
+  }
+
+  /** A fresh reference index of the pages (core's, the functions the engines call). */
+  public static ReferenceIndex index() {
+    ReferenceIndex index = new ReferenceIndex();
+    index.applyAll(pages());
+    return index;
   }
 
   /** The pages' file, as written. */

@@ -97,8 +97,7 @@ class WebApiIT extends AccumuloITBase {
   @BeforeAll
   static void start() throws Exception {
     System.out.println("WebApiIT: random web seed " + SEED);
-    ReferenceIndex worked = new ReferenceIndex();
-    worked.applyAll(WorkedExample.pages());
+    ReferenceIndex worked = WorkedExample.index();
     workedTable = createTable("worked");
     Cells.write(connector(), workedTable, worked.cells());
     random = new ReferenceIndex();
