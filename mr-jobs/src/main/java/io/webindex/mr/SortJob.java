@@ -21,12 +21,12 @@ import org.apache.fluo.mapreduce.FluoKeyValueGenerator;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 
 /**
  * Job 3: sorts the cells that the per-URI job could not write in row order — the {@code t:} and
@@ -44,6 +44,15 @@ public final class SortJob {
   static final String OUT_QUERY = "query";
   static final String OUT_FLUO = "fluo";
   static final String OUT_FRONTIER = "frontier";
+
+  /** The reducer's outputs, one per table: the Fluo seed's in point-read blocks. */
+  static final SideOutput.Spec<Key, Value> QUERY =
+      new SideOutput.Spec<>(OUT_QUERY, AccumuloFileOutputFormat.class, Key.class, Value.class);
+
+  static final SideOutput.Spec<Key, Value> FLUO =
+      new SideOutput.Spec<>(OUT_FLUO, PointReadFileOutputFormat.class, Key.class, Value.class);
+  static final SideOutput.Spec<Key, Value> FRONTIER =
+      new SideOutput.Spec<>(OUT_FRONTIER, AccumuloFileOutputFormat.class, Key.class, Value.class);
 
   private SortJob() {}
 
@@ -78,12 +87,7 @@ public final class SortJob {
     job.setOutputValueClass(Value.class);
     LazyOutputFormat.setOutputFormatClass(job, AccumuloFileOutputFormat.class);
     AccumuloFileOutputFormat.setOutputPath(job, out);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_QUERY, AccumuloFileOutputFormat.class, Key.class, Value.class);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO, PointReadFileOutputFormat.class, Key.class, Value.class);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_FRONTIER, AccumuloFileOutputFormat.class, Key.class, Value.class);
+    // QUERY, FLUO and FRONTIER, opened by the reducer
     return job;
   }
 
@@ -164,13 +168,25 @@ public final class SortJob {
       TaskGuard.run(context, () -> super.run(context));
     }
 
-    private MultipleOutputs<Key, Value> mos;
+    private SideOutput<Key, Value> queryOut;
+    private SideOutput<Key, Value> fluoOut;
+    private SideOutput<Key, Value> frontierOut;
+    private Counter queryCells;
+    private Counter frontierCells;
+    private Counter fluoEntries;
+    private Counter fluoKeyValues;
     private FluoSeed seed;
     private final FluoKeyValueGenerator fluoGen = new FluoKeyValueGenerator();
 
     @Override
     protected void setup(Context context) {
-      mos = new MultipleOutputs<>(context);
+      queryOut = QUERY.of(context);
+      fluoOut = FLUO.of(context);
+      frontierOut = FRONTIER.of(context);
+      queryCells = context.getCounter(Counters.Write.QUERY_CELLS);
+      frontierCells = context.getCounter(Counters.Write.FRONTIER_CELLS);
+      fluoEntries = context.getCounter(Counters.Write.FLUO_SEED_ENTRIES);
+      fluoKeyValues = context.getCounter(Counters.Write.FLUO_KEY_VALUES);
       seed = new FluoSeed(context.getConfiguration().getInt(LatestJob.FLUO_BUCKETS, 16));
     }
 
@@ -203,37 +219,33 @@ public final class SortJob {
         value = rcv.getValue().toArray();
       }
       if (key.table() == CellKey.QUERY) {
-        mos.write(
-            OUT_QUERY,
-            new Key(key.row(), key.family(), key.qualifier(), new byte[0], 0L),
-            new Value(value),
-            OUT_QUERY + "/part");
-        context.getCounter(Counters.Write.QUERY_CELLS).increment(1);
+        queryOut.write(
+            new Key(key.row(), key.family(), key.qualifier(), new byte[0], 0L), new Value(value));
+        queryCells.increment(1);
       } else if (key.table() == CellKey.FRONTIER) {
-        mos.write(
-            OUT_FRONTIER,
-            new Key(key.row(), key.family(), key.qualifier(), new byte[0], 0L),
-            new Value(value),
-            OUT_FRONTIER + "/part");
-        context.getCounter(Counters.Write.FRONTIER_CELLS).increment(1);
+        frontierOut.write(
+            new Key(key.row(), key.family(), key.qualifier(), new byte[0], 0L), new Value(value));
+        frontierCells.increment(1);
       } else {
         fluoGen.set(
             new RowColumnValue(
                 Bytes.of(key.row()),
                 new Column(Bytes.of(key.family()), Bytes.of(key.qualifier())),
                 Bytes.of(value)));
-        context.getCounter(Counters.Write.FLUO_SEED_ENTRIES).increment(1);
+        fluoEntries.increment(1);
         for (FluoKeyValue kv : fluoGen.getKeyValues()) {
           // the generator reuses its objects: write copies
-          mos.write(OUT_FLUO, new Key(kv.getKey()), new Value(kv.getValue()), OUT_FLUO + "/part");
-          context.getCounter(Counters.Write.FLUO_KEY_VALUES).increment(1);
+          fluoOut.write(new Key(kv.getKey()), new Value(kv.getValue()));
+          fluoKeyValues.increment(1);
         }
       }
     }
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
-      mos.close();
+      queryOut.close();
+      fluoOut.close();
+      frontierOut.close();
     }
   }
 }

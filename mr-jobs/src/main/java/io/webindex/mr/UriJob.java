@@ -45,7 +45,6 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 
 /**
  * Job 2: one reduce group per URI, streamed (a URI with millions of inlinks needs no memory), the
@@ -77,6 +76,23 @@ public final class UriJob {
   static final String OUT_CELLS = "cells";
   static final String OUT_HISTORY = "history";
   static final String OUT_FLUO_HISTORY = "fluohist";
+
+  /**
+   * The reducer's outputs beside the {@code p:} rows: the tables read by point while Fluo loads
+   * (the Fluo seed's pages and sums, its full histories, the history table) in {@link
+   * PointReadFileOutputFormat}'s small blocks; the cells of other rows for the sort job.
+   */
+  static final SideOutput.Spec<Key, Value> FLUO =
+      new SideOutput.Spec<>(OUT_FLUO, PointReadFileOutputFormat.class, Key.class, Value.class);
+
+  static final SideOutput.Spec<Key, Value> FLUO_HISTORY =
+      new SideOutput.Spec<>(
+          OUT_FLUO_HISTORY, PointReadFileOutputFormat.class, Key.class, Value.class);
+  static final SideOutput.Spec<Key, Value> HISTORY =
+      new SideOutput.Spec<>(OUT_HISTORY, PointReadFileOutputFormat.class, Key.class, Value.class);
+  static final SideOutput.Spec<CellKey, CellValue> CELLS =
+      new SideOutput.Spec<>(
+          OUT_CELLS, CompressedSequenceFiles.OutputFormat.class, CellKey.class, CellValue.class);
 
   static final String HISTORY_VERSIONS = "webindex.mr.history.versions";
   static final String SCHEDULE = "webindex.mr.schedule";
@@ -118,20 +134,12 @@ public final class UriJob {
     job.setGroupingComparatorClass(RefKeys.UriGrouping.class);
     job.setReducerClass(UriReducer.class);
     job.setNumReduceTasks(uriSplits.size() + 1);
-    // the p: rows are the job's main output (MultipleOutputs checks its named outputs' list on
-    // every write)
+    // the p: rows are the job's main output
     job.setOutputKeyClass(Key.class);
     job.setOutputValueClass(Value.class);
     LazyOutputFormat.setOutputFormatClass(job, PointReadFileOutputFormat.class);
     AccumuloFileOutputFormat.setOutputPath(job, out);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO, PointReadFileOutputFormat.class, Key.class, Value.class);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_CELLS, CompressedSequenceFiles.OutputFormat.class, CellKey.class, CellValue.class);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_HISTORY, PointReadFileOutputFormat.class, Key.class, Value.class);
-    MultipleOutputs.addNamedOutput(
-        job, OUT_FLUO_HISTORY, PointReadFileOutputFormat.class, Key.class, Value.class);
+    // and FLUO, FLUO_HISTORY, HISTORY and CELLS, opened by the reducer
     return job;
   }
 
@@ -202,7 +210,10 @@ public final class UriJob {
     private static final byte[] NO_VISIBILITY = new byte[0];
     private static final long[] NO_POINTS = new long[0];
 
-    private MultipleOutputs<Key, Value> mos;
+    private SideOutput<Key, Value> fluoOut;
+    private SideOutput<Key, Value> fluoHistoryOut;
+    private SideOutput<Key, Value> historyOut;
+    private SideOutput<CellKey, CellValue> cellsOut;
     private Context context;
     private FluoSeed seed;
     private final FluoKeyValueGenerator fluoGen = new FluoKeyValueGenerator();
@@ -212,6 +223,10 @@ public final class UriJob {
     private Counter fluoKeyValues;
     private Counter historyCells;
     private Counter urcCarried;
+    private Counter uris;
+    private Counter inlinkCount;
+    private Counter seenUris;
+    private Counter crawledUris;
     private int versions;
     private ScheduleConfig schedule;
     private long runStarted;
@@ -219,7 +234,10 @@ public final class UriJob {
     @Override
     protected void setup(Context context) {
       this.context = context;
-      mos = new MultipleOutputs<>(context);
+      fluoOut = FLUO.of(context);
+      fluoHistoryOut = FLUO_HISTORY.of(context);
+      historyOut = HISTORY.of(context);
+      cellsOut = CELLS.of(context);
       Configuration c = context.getConfiguration();
       seed = new FluoSeed(c.getInt(LatestJob.FLUO_BUCKETS, 16));
       versions = c.getInt(HISTORY_VERSIONS, HistorySchema.DEFAULT_VERSIONS);
@@ -230,6 +248,10 @@ public final class UriJob {
       queryCells = context.getCounter(Counters.Write.QUERY_CELLS);
       fluoEntries = context.getCounter(Counters.Write.FLUO_SEED_ENTRIES);
       fluoKeyValues = context.getCounter(Counters.Write.FLUO_KEY_VALUES);
+      uris = context.getCounter(Counters.Uris.URIS);
+      inlinkCount = context.getCounter(Counters.Uris.INLINKS);
+      seenUris = context.getCounter(Counters.Uris.SEEN_URIS);
+      crawledUris = context.getCounter(Counters.Uris.CRAWLED_URIS);
     }
 
     /** A cell of the URI's own row, in row order. */
@@ -241,34 +263,32 @@ public final class UriJob {
     }
 
     private void writeFluo(RowColumnValue rcv) throws IOException, InterruptedException {
-      writeFluo(OUT_FLUO, rcv);
+      writeFluo(fluoOut, rcv);
     }
 
-    private void writeFluo(String output, RowColumnValue rcv)
+    private void writeFluo(SideOutput<Key, Value> output, RowColumnValue rcv)
         throws IOException, InterruptedException {
       fluoGen.set(rcv);
       fluoEntries.increment(1);
       for (FluoKeyValue kv : fluoGen.getKeyValues()) {
         // the generator reuses its objects: write copies
-        mos.write(output, new Key(kv.getKey()), new Value(kv.getValue()), output + "/part");
+        output.write(new Key(kv.getKey()), new Value(kv.getValue()));
         fluoKeyValues.increment(1);
       }
     }
 
     /** A cell of the URI's history-table row, in row order (newest version first). */
     private void writeHistory(TimedCell c) throws IOException, InterruptedException {
-      mos.write(
-          OUT_HISTORY,
+      historyOut.write(
           new Key(
               utf8(c.row()), utf8(c.family()), utf8(c.qualifier()), NO_VISIBILITY, c.timestamp()),
-          new Value(utf8(c.value())),
-          OUT_HISTORY + "/part");
+          new Value(utf8(c.value())));
       historyCells.increment(1);
     }
 
     /** A cell of another row, for the sort job. */
     private void toSort(CellKey k, CellValue v) throws IOException, InterruptedException {
-      mos.write(OUT_CELLS, k, v, OUT_CELLS + "/part");
+      cellsOut.write(k, v);
     }
 
     private static byte[] utf8(String s) {
@@ -321,7 +341,7 @@ public final class UriJob {
         writeHistory(c);
       }
       if (!history.isEmpty()) {
-        writeFluo(OUT_FLUO_HISTORY, seed.history(uri, history));
+        writeFluo(fluoHistoryOut, seed.history(uri, history));
       }
       // the frontier entry and the Fluo sum it is derived from: also of a gone page nobody links
       // to (it is checked again at its next fetch), so before the return of URIs not seen
@@ -340,15 +360,15 @@ public final class UriJob {
       if (!current && inlinks == 0) {
         return; // only earlier urc points: a URI this run does not know
       }
-      context.getCounter(Counters.Uris.URIS).increment(1);
-      context.getCounter(Counters.Uris.INLINKS).increment(inlinks);
+      uris.increment(1);
+      inlinkCount.increment(inlinks);
       if (!state.seen()) {
         return; // a deletion nobody links to: only its Fluo seed and history
       }
-      context.getCounter(Counters.Uris.SEEN_URIS).increment(1);
+      seenUris.increment(1);
       ownRow.clear();
       if (page != null) {
-        context.getCounter(Counters.Uris.CRAWLED_URIS).increment(1);
+        crawledUris.increment(1);
         ownRow.add(IndexCells.pageCur(page));
       }
       String domain = Domains.ofKey(uri);
@@ -373,7 +393,10 @@ public final class UriJob {
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
-      mos.close();
+      fluoOut.close();
+      fluoHistoryOut.close();
+      historyOut.close();
+      cellsOut.close();
     }
   }
 }

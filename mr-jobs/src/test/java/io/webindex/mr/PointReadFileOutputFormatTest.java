@@ -3,7 +3,6 @@ package io.webindex.mr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.webindex.core.history.ScheduleConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,30 +53,19 @@ class PointReadFileOutputFormatTest {
 
   /**
    * The per-URI job writes the tables read by point while Fluo loads — the Fluo seed's pages, sums
-   * and full histories, and the history table — through this format; its query-table cells go on to
-   * the sort job as sequence files.
+   * and full histories, and the history table — through this format, and so does the sort job the
+   * Fluo seed's other entries; its query-table cells go on to the sort job as sequence files, and
+   * the sort job writes the query and frontier tables in Accumulo's blocks.
    */
   @Test
-  void thePerUriJobWritesTheSeedAndTheHistoryTableInPointReadFiles() throws Exception {
-    Job job =
-        UriJob.create(
-            new Configuration(false),
-            List.of(),
-            new org.apache.hadoop.fs.Path(dir.resolve("out").toUri()),
-            List.of(),
-            4,
-            "snappy",
-            new UriJob.History(16, ScheduleConfig.DEFAULT, 0));
-    Configuration c = job.getConfiguration();
-    for (String output : List.of(UriJob.OUT_FLUO, UriJob.OUT_HISTORY, UriJob.OUT_FLUO_HISTORY)) {
-      assertEquals(
-          PointReadFileOutputFormat.class,
-          c.getClass("mapreduce.multipleoutputs.namedOutput." + output + ".format", null),
-          output);
+  void thePerUriJobWritesTheSeedAndTheHistoryTableInPointReadFiles() {
+    for (SideOutput.Spec<?, ?> output :
+        List.of(UriJob.FLUO, UriJob.HISTORY, UriJob.FLUO_HISTORY, SortJob.FLUO)) {
+      assertEquals(PointReadFileOutputFormat.class, output.format(), output.name());
     }
-    assertEquals(
-        CompressedSequenceFiles.OutputFormat.class,
-        c.getClass("mapreduce.multipleoutputs.namedOutput." + UriJob.OUT_CELLS + ".format", null));
+    assertEquals(CompressedSequenceFiles.OutputFormat.class, UriJob.CELLS.format());
+    assertEquals(AccumuloFileOutputFormat.class, SortJob.QUERY.format());
+    assertEquals(AccumuloFileOutputFormat.class, SortJob.FRONTIER.format());
   }
 
   private Path write(Configuration conf, OutputFormat<Key, Value> format, String name)
