@@ -1,7 +1,7 @@
 package io.webindex.mr;
 
 import java.io.IOException;
-import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.OutputFormat;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
@@ -33,35 +33,18 @@ final class SideOutput<K, V> {
 
     /** The output of {@code task}; no file until its first record. */
     SideOutput<K, V> of(TaskAttemptContext task) {
-      return new SideOutput<>(task, name + "/part", format, keyClass, valueClass);
+      return new SideOutput<>(task, this);
     }
   }
 
   private final TaskAttemptContext task;
-  private final String base;
-  private final Class<?> format;
-  private final Class<K> keyClass;
-  private final Class<V> valueClass;
+  private final Spec<K, V> spec;
   private TaskAttemptContext context;
   private RecordWriter<K, V> writer;
 
-  /**
-   * The output {@code base} (a path relative to the job's output directory and a file name prefix,
-   * e.g. {@code fluo/part}) of {@code task}, written by {@code format}, an output format of {@code
-   * keyClass} and {@code valueClass}.
-   */
-  @SuppressWarnings("rawtypes") // a generic format's class literal is raw
-  SideOutput(
-      TaskAttemptContext task,
-      String base,
-      Class<? extends OutputFormat> format,
-      Class<K> keyClass,
-      Class<V> valueClass) {
+  private SideOutput(TaskAttemptContext task, Spec<K, V> spec) {
     this.task = task;
-    this.base = base;
-    this.format = format;
-    this.keyClass = keyClass;
-    this.valueClass = valueClass;
+    this.spec = spec;
   }
 
   void write(K key, V value) throws IOException, InterruptedException {
@@ -72,14 +55,15 @@ final class SideOutput<K, V> {
   }
 
   private void open() throws IOException, InterruptedException {
-    Configuration conf = new Configuration(task.getConfiguration());
-    conf.set(BASE_OUTPUT_NAME, base);
-    conf.setClass("mapreduce.job.outputformat.class", format, OutputFormat.class);
-    conf.setClass("mapreduce.job.output.key.class", keyClass, Object.class);
-    conf.setClass("mapreduce.job.output.value.class", valueClass, Object.class);
-    context = new TaskAttemptContextImpl(conf, task.getTaskAttemptID());
+    Job output = Job.getInstance(task.getConfiguration()); // a copy of the task's configuration
+    output.getConfiguration().set(BASE_OUTPUT_NAME, spec.name() + "/part");
+    output.setOutputFormatClass(spec.format());
+    output.setOutputKeyClass(spec.keyClass());
+    output.setOutputValueClass(spec.valueClass());
+    context = new TaskAttemptContextImpl(output.getConfiguration(), task.getTaskAttemptID());
     @SuppressWarnings("unchecked")
-    OutputFormat<K, V> f = (OutputFormat<K, V>) ReflectionUtils.newInstance(format, conf);
+    OutputFormat<K, V> f =
+        (OutputFormat<K, V>) ReflectionUtils.newInstance(spec.format(), output.getConfiguration());
     writer = f.getRecordWriter(context);
   }
 
