@@ -54,8 +54,14 @@ public final class SyntheticWeb {
   private final int domains;
   private final int deltaPages;
 
-  /** URLs already made: link targets repeat (a power law), and making one is the hot spot. */
-  private final AtomicReferenceArray<String> cache;
+  private static final AtomicReferenceArray<String> NO_CACHE = new AtomicReferenceArray<>(0);
+
+  /**
+   * URLs already made: link targets repeat (a power law), and making one is the hot spot. Up to
+   * {@value #MAX_CACHED_URLS} of them, about 300 MB of heap at 10M pages; {@link #releaseCache}
+   * lets them go.
+   */
+  private volatile AtomicReferenceArray<String> cache;
 
   /**
    * @param seed the seed: equal seeds and sizes give equal output
@@ -115,15 +121,25 @@ public final class SyntheticWeb {
 
   /** The URL of URI number {@code i} of the URI space (a pure function of the seed and i). */
   public String url(long i) {
-    if (i < cache.length()) {
-      String u = cache.getPlain((int) i);
+    AtomicReferenceArray<String> c = cache;
+    if (i < c.length()) {
+      String u = c.getPlain((int) i);
       if (u == null) {
         u = makeUrl(i);
-        cache.setPlain((int) i, u); // benign race: every thread computes the same string
+        c.setPlain((int) i, u); // benign race: every thread computes the same string
       }
       return u;
     }
     return makeUrl(i);
+  }
+
+  /**
+   * Lets go of the URLs made so far and caches none from now on: for a caller that keeps this web
+   * after writing its large batch, so that the heap of whatever runs next in the same JVM does not
+   * carry them (a bench's recompute). Every URL is made again as before, the same string.
+   */
+  public void releaseCache() {
+    cache = NO_CACHE;
   }
 
   private String makeUrl(long i) {
