@@ -16,8 +16,6 @@ import org.apache.accumulo.core.data.Value;
 import org.apache.fluo.api.data.Bytes;
 import org.apache.fluo.api.data.Column;
 import org.apache.fluo.api.data.RowColumnValue;
-import org.apache.fluo.mapreduce.FluoKeyValue;
-import org.apache.fluo.mapreduce.FluoKeyValueGenerator;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -33,10 +31,10 @@ import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
  * {@code d:} rows, the frontier table's {@code q:<host>} rows, the Fluo {@code um:}/{@code dm:}
  * seed and the loader's resume point; a few per URI — sums the partial counts (domain page counts),
  * and writes sorted RFiles — query and frontier cells with {@link AccumuloFileOutputFormat}, Fluo
- * seed entries through {@link FluoKeyValueGenerator}. The partitioner sends the query cells to
- * their own reducers along the split points the fresh table is created with, so each RFile falls in
- * one tablet, the Fluo seed entries (a few per domain and URI; job 2 wrote the {@code p:} rows) to
- * one reducer, and the frontier cells (one per URI in the frontier; the frontier table is created
+ * seed entries through {@link FluoSeedOutput}. The partitioner sends the query cells to their own
+ * reducers along the split points the fresh table is created with, so each RFile falls in one
+ * tablet, the Fluo seed entries (a few per domain and URI; job 2 wrote the {@code p:} rows) to one
+ * reducer, and the frontier cells (one per URI in the frontier; the frontier table is created
  * unsplit) to one more.
  */
 public final class SortJob {
@@ -173,10 +171,8 @@ public final class SortJob {
     private SideOutput<Key, Value> frontierOut;
     private Counter queryCells;
     private Counter frontierCells;
-    private Counter fluoEntries;
-    private Counter fluoKeyValues;
     private FluoSeed seed;
-    private final FluoKeyValueGenerator fluoGen = new FluoKeyValueGenerator();
+    private FluoSeedOutput fluo;
 
     @Override
     protected void setup(Context context) {
@@ -185,8 +181,7 @@ public final class SortJob {
       frontierOut = FRONTIER.of(context);
       queryCells = context.getCounter(Counters.Write.QUERY_CELLS);
       frontierCells = context.getCounter(Counters.Write.FRONTIER_CELLS);
-      fluoEntries = context.getCounter(Counters.Write.FLUO_SEED_ENTRIES);
-      fluoKeyValues = context.getCounter(Counters.Write.FLUO_KEY_VALUES);
+      fluo = new FluoSeedOutput(context);
       seed = new FluoSeed(context.getConfiguration().getInt(LatestJob.FLUO_BUCKETS, 16));
     }
 
@@ -227,17 +222,12 @@ public final class SortJob {
             new Key(key.row(), key.family(), key.qualifier(), new byte[0], 0L), new Value(value));
         frontierCells.increment(1);
       } else {
-        fluoGen.set(
+        fluo.write(
+            fluoOut,
             new RowColumnValue(
                 Bytes.of(key.row()),
                 new Column(Bytes.of(key.family()), Bytes.of(key.qualifier())),
                 Bytes.of(value)));
-        fluoEntries.increment(1);
-        for (FluoKeyValue kv : fluoGen.getKeyValues()) {
-          // the generator reuses its objects: write copies
-          fluoOut.write(new Key(kv.getKey()), new Value(kv.getValue()));
-          fluoKeyValues.increment(1);
-        }
       }
     }
 

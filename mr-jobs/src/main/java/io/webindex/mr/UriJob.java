@@ -35,8 +35,6 @@ import org.apache.accumulo.core.client.mapreduce.AccumuloFileOutputFormat;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
 import org.apache.fluo.api.data.RowColumnValue;
-import org.apache.fluo.mapreduce.FluoKeyValue;
-import org.apache.fluo.mapreduce.FluoKeyValueGenerator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
@@ -216,11 +214,9 @@ public final class UriJob {
     private SideOutput<CellKey, CellValue> cellsOut;
     private Context context;
     private FluoSeed seed;
-    private final FluoKeyValueGenerator fluoGen = new FluoKeyValueGenerator();
+    private FluoSeedOutput fluo;
     private final List<Cell> ownRow = new ArrayList<>(2);
     private Counter queryCells;
-    private Counter fluoEntries;
-    private Counter fluoKeyValues;
     private Counter historyCells;
     private Counter urcCarried;
     private Counter uris;
@@ -246,8 +242,7 @@ public final class UriJob {
       historyCells = context.getCounter(Counters.Write.HISTORY_CELLS);
       urcCarried = context.getCounter(Counters.Write.URC_POINTS_CARRIED);
       queryCells = context.getCounter(Counters.Write.QUERY_CELLS);
-      fluoEntries = context.getCounter(Counters.Write.FLUO_SEED_ENTRIES);
-      fluoKeyValues = context.getCounter(Counters.Write.FLUO_KEY_VALUES);
+      fluo = new FluoSeedOutput(context);
       uris = context.getCounter(Counters.Uris.URIS);
       inlinkCount = context.getCounter(Counters.Uris.INLINKS);
       seenUris = context.getCounter(Counters.Uris.SEEN_URIS);
@@ -260,21 +255,6 @@ public final class UriJob {
           new Key(utf8(c.row()), utf8(c.family()), utf8(c.qualifier()), NO_VISIBILITY, 0L),
           new Value(utf8(c.value())));
       queryCells.increment(1);
-    }
-
-    private void writeFluo(RowColumnValue rcv) throws IOException, InterruptedException {
-      writeFluo(fluoOut, rcv);
-    }
-
-    private void writeFluo(SideOutput<Key, Value> output, RowColumnValue rcv)
-        throws IOException, InterruptedException {
-      fluoGen.set(rcv);
-      fluoEntries.increment(1);
-      for (FluoKeyValue kv : fluoGen.getKeyValues()) {
-        // the generator reuses its objects: write copies
-        output.write(new Key(kv.getKey()), new Value(kv.getValue()));
-        fluoKeyValues.increment(1);
-      }
     }
 
     /** A cell of the URI's history-table row, in row order (newest version first). */
@@ -315,7 +295,7 @@ public final class UriJob {
             throw new IOException("the current version of " + uri + " came after an inlink");
           }
           current = true;
-          writeFluo(seed.page(r.page()));
+          fluo.write(fluoOut, seed.page(r.page()));
           page = r.page().deleted() ? null : r.page();
           history = Histories.merge(r.others(), List.of(Histories.entryOf(r.page())));
         } else if (r.kind() == RefWritable.Kind.INLINK) {
@@ -341,7 +321,7 @@ public final class UriJob {
         writeHistory(c);
       }
       if (!history.isEmpty()) {
-        writeFluo(fluoHistoryOut, seed.history(uri, history));
+        fluo.write(fluoHistoryOut, seed.history(uri, history));
       }
       // the frontier entry and the Fluo sum it is derived from: also of a gone page nobody links
       // to (it is checked again at its next fetch), so before the return of URIs not seen
