@@ -116,17 +116,7 @@ class StagesBenchIT {
     // latency: every sample's page became visible in the served table, and the guard after it
     // (a recompute of batches 0..6: the two deltas and the four one-page batches) is consistent
     JsonNode lat = stages.path("latency");
-    assertEquals(4, lat.path("samples").asInt());
-    assertEquals(4, lat.path("visible").asInt());
-    assertEquals(0, lat.path("failures").asInt());
-    assertEquals(4, lat.path("millis").size());
-    double max = 0;
-    for (JsonNode m : lat.path("millis")) {
-      assertTrue(m.asDouble() > 0, lat.toString());
-      max = Math.max(max, m.asDouble());
-    }
-    assertEquals(max, lat.path("maxMs").asDouble(), lat.toString());
-    assertTrue(lat.path("p50Ms").asDouble() <= lat.path("p99Ms").asDouble(), lat.toString());
+    double max = allVisible(lat, 4);
     assertTrue(lat.path("p99Ms").asDouble() <= max, lat.toString());
     assertEquals("CONSISTENT", lat.path("verdict").asText());
     for (int batch = 3; batch <= 6; batch++) {
@@ -146,17 +136,7 @@ class StagesBenchIT {
     JsonNode ul = stages.path("latencyUnderLoad");
     assertEquals(2, ul.path("deltas").asInt(), ul.toString());
     assertEquals(300, ul.path("versions").asLong(), ul.toString());
-    assertEquals(4, ul.path("samples").asInt(), ul.toString());
-    assertEquals(4, ul.path("visible").asInt(), ul.toString());
-    assertEquals(0, ul.path("failures").asInt(), ul.toString());
-    assertEquals(4, ul.path("millis").size(), ul.toString());
-    double ulMax = 0;
-    for (JsonNode m : ul.path("millis")) {
-      assertTrue(m.asDouble() > 0, ul.toString());
-      ulMax = Math.max(ulMax, m.asDouble());
-    }
-    assertEquals(ulMax, ul.path("maxMs").asDouble(), ul.toString());
-    assertTrue(ul.path("p50Ms").asDouble() <= ul.path("p99Ms").asDouble(), ul.toString());
+    double ulMax = allVisible(ul, 4);
     // the part until the loader had loaded a sample's batch is part of the sample
     assertTrue(ul.path("loadedP99Ms").asDouble() <= ulMax, ul.toString());
     assertEquals("CONSISTENT", ul.path("verdict").asText(), ul.toString());
@@ -223,6 +203,25 @@ class StagesBenchIT {
                     + " (1 run), drawn in "
                     + out.resolve("history.html")),
         r.out());
+  }
+
+  /**
+   * A latency stage's report: {@code samples} samples, each visible, none failed, each time
+   * positive, the reported max their maximum and p50 not above p99; returns the max.
+   */
+  private static double allVisible(JsonNode stage, int samples) {
+    assertEquals(samples, stage.path("samples").asInt(), stage.toString());
+    assertEquals(samples, stage.path("visible").asInt(), stage.toString());
+    assertEquals(0, stage.path("failures").asInt(), stage.toString());
+    assertEquals(samples, stage.path("millis").size(), stage.toString());
+    double max = 0;
+    for (JsonNode m : stage.path("millis")) {
+      assertTrue(m.asDouble() > 0, stage.toString());
+      max = Math.max(max, m.asDouble());
+    }
+    assertEquals(max, stage.path("maxMs").asDouble(), stage.toString());
+    assertTrue(stage.path("p50Ms").asDouble() <= stage.path("p99Ms").asDouble(), stage.toString());
+    return max;
   }
 
   private static long latencyLines(Oracle oracle) {
