@@ -1,6 +1,7 @@
 package io.webindex.embedded;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import org.apache.accumulo.minicluster.MemoryUnit;
 import org.apache.accumulo.minicluster.MiniAccumuloCluster;
 import org.apache.accumulo.minicluster.MiniAccumuloConfig;
 import org.apache.accumulo.minicluster.ServerType;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -178,6 +180,7 @@ public final class MiniAccumulo {
       config.setSiteConfig(site);
       MiniAccumuloCluster mac = new MiniAccumuloCluster(config);
       try {
+        writeServersHadoopSite(dir.resolve("conf"));
         mac.start();
       } catch (IOException | RuntimeException e) {
         try {
@@ -191,6 +194,21 @@ public final class MiniAccumulo {
         throw e;
       }
       return new MiniAccumulo(mac, secret, bootstrap);
+    }
+  }
+
+  /**
+   * The servers' {@code core-site.xml}: their {@code file:} file system is {@link
+   * ForklessLocalFileSystem}, which sets the permission of every file the tablet server writes
+   * (write-ahead logs, flushes, compactions, imports) without a {@code chmod} process. MiniAccumulo
+   * puts {@code conf} first on the servers' class path and writes no {@code core-site.xml} there
+   * when it runs without HDFS, as here.
+   */
+  static void writeServersHadoopSite(Path confDir) throws IOException {
+    Configuration site = ForklessLocalFileSystem.configure(new Configuration(false));
+    Files.createDirectories(confDir);
+    try (OutputStream out = Files.newOutputStream(confDir.resolve("core-site.xml"))) {
+      site.writeXml(out);
     }
   }
 
