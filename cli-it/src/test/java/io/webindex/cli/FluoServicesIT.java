@@ -274,7 +274,8 @@ class FluoServicesIT extends AccumuloITBase {
   }
 
   private static void await(String what, BooleanSupplier done) {
-    ServiceProcesses.poll(what, Duration.ofSeconds(120), done, () -> "");
+    // a guard against a hang, sized for a full suite run on a slow hour (docs/testing.md)
+    ServiceProcesses.poll(what, Duration.ofSeconds(300), done, () -> "");
   }
 
   // --- commands in this JVM ---
