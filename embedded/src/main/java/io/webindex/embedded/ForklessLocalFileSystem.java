@@ -6,14 +6,13 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
-import java.util.EnumSet;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
-import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
@@ -49,83 +48,17 @@ public class ForklessLocalFileSystem extends LocalFileSystem {
     return conf;
   }
 
-  /** The JDK's permission set of {@code p}'s user, group and other bits. */
+  /**
+   * The JDK's permission set of {@code p}'s user, group and other bits ({@code p} without the
+   * sticky bit: its symbolic form is the JDK's, {@code rwxr-x---}).
+   */
   static Set<PosixFilePermission> toPosix(FsPermission p) {
-    Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
-    add(
-        out,
-        p.getUserAction(),
-        PosixFilePermission.OWNER_READ,
-        PosixFilePermission.OWNER_WRITE,
-        PosixFilePermission.OWNER_EXECUTE);
-    add(
-        out,
-        p.getGroupAction(),
-        PosixFilePermission.GROUP_READ,
-        PosixFilePermission.GROUP_WRITE,
-        PosixFilePermission.GROUP_EXECUTE);
-    add(
-        out,
-        p.getOtherAction(),
-        PosixFilePermission.OTHERS_READ,
-        PosixFilePermission.OTHERS_WRITE,
-        PosixFilePermission.OTHERS_EXECUTE);
-    return out;
-  }
-
-  private static void add(
-      Set<PosixFilePermission> out,
-      FsAction a,
-      PosixFilePermission r,
-      PosixFilePermission w,
-      PosixFilePermission x) {
-    if (a.implies(FsAction.READ)) {
-      out.add(r);
-    }
-    if (a.implies(FsAction.WRITE)) {
-      out.add(w);
-    }
-    if (a.implies(FsAction.EXECUTE)) {
-      out.add(x);
-    }
+    return PosixFilePermissions.fromString(p.toString());
   }
 
   /** Hadoop's permission of the JDK's set (no sticky bit: the JDK does not report it). */
   static FsPermission fromPosix(Set<PosixFilePermission> s) {
-    return new FsPermission(
-        action(
-            s,
-            PosixFilePermission.OWNER_READ,
-            PosixFilePermission.OWNER_WRITE,
-            PosixFilePermission.OWNER_EXECUTE),
-        action(
-            s,
-            PosixFilePermission.GROUP_READ,
-            PosixFilePermission.GROUP_WRITE,
-            PosixFilePermission.GROUP_EXECUTE),
-        action(
-            s,
-            PosixFilePermission.OTHERS_READ,
-            PosixFilePermission.OTHERS_WRITE,
-            PosixFilePermission.OTHERS_EXECUTE));
-  }
-
-  private static FsAction action(
-      Set<PosixFilePermission> s,
-      PosixFilePermission r,
-      PosixFilePermission w,
-      PosixFilePermission x) {
-    FsAction a = FsAction.NONE;
-    if (s.contains(r)) {
-      a = a.or(FsAction.READ);
-    }
-    if (s.contains(w)) {
-      a = a.or(FsAction.WRITE);
-    }
-    if (s.contains(x)) {
-      a = a.or(FsAction.EXECUTE);
-    }
-    return a;
+    return FsPermission.valueOf("-" + PosixFilePermissions.toString(s));
   }
 
   /** The raw (unchecksummed) local file system: Hadoop's, with the JDK for permissions. */

@@ -60,6 +60,9 @@ class ForklessLocalFileSystemTest {
     }
     for (short mode = 0; mode < 01000; mode++) {
       fs.setPermission(f, new FsPermission(mode));
+      // the file's mode bits as stat(2) gives them, a number: nothing of the conversion in it
+      int bits = (Integer) Files.getAttribute(tmp.resolve("f"), "unix:mode") & 07777;
+      assertEquals(mode, bits, "mode " + Integer.toOctalString(mode));
       assertEquals(new FsPermission(mode).toString(), posix(tmp.resolve("f")), "mode " + mode);
     }
     // a few read back by Hadoop's own ls -ld
@@ -79,30 +82,18 @@ class ForklessLocalFileSystemTest {
     assertEquals(posix(tmp.resolve("theirs/a/b")), posix(tmp.resolve("ours/a/b")));
     assertEquals(posix(tmp.resolve("theirs/a")), posix(tmp.resolve("ours/a")));
 
-    try (OutputStream out =
-        fs.create(
-            new Path(ours, "file"),
-            new FsPermission((short) 0666),
-            true,
-            4096,
-            (short) 1,
-            1 << 20,
-            null)) {
-      out.write(2);
-    }
-    try (OutputStream out =
-        hadoops.create(
-            new Path(theirs, "file"),
-            new FsPermission((short) 0666),
-            true,
-            4096,
-            (short) 1,
-            1 << 20,
-            null)) {
-      out.write(2);
-    }
+    createWithMode(fs, new Path(ours, "file"), (short) 0666);
+    createWithMode(hadoops, new Path(theirs, "file"), (short) 0666);
     assertEquals("rw-r--r--", posix(tmp.resolve("ours/a/b/file")));
     assertEquals(posix(tmp.resolve("theirs/a/b/file")), posix(tmp.resolve("ours/a/b/file")));
+  }
+
+  /** A one-byte file created with permission {@code mode} (before the umask). */
+  private static void createWithMode(FileSystem on, Path file, short mode) throws IOException {
+    try (OutputStream out =
+        on.create(file, new FsPermission(mode), true, 4096, (short) 1, 1 << 20, null)) {
+      out.write(2);
+    }
   }
 
   @Test

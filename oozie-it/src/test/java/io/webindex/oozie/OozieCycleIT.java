@@ -377,7 +377,9 @@ class OozieCycleIT extends AccumuloITBase {
             + seq
             + " was not applied to the served table "
             + served
-            + " in 120 s (do the services follow the cut-overs?); the loader: "
+            + " in "
+            + HANG_GUARD_SECONDS
+            + " s (do the services follow the cut-overs?); the loader: "
             + readQuietly(services.get(2).output()));
   }
 
