@@ -5,7 +5,11 @@ import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.AccumuloConnections;
 import io.webindex.store.StoreException;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.ClientConfiguration;
@@ -28,6 +32,13 @@ import org.apache.hadoop.security.Credentials;
  * that the submitting process obtained from Accumulo with its Kerberos login (tasks on a cluster
  * hold no Kerberos ticket of their own), and the SSL store passwords. Nothing secret is in the
  * configuration, so nothing secret reaches {@code job.xml}.
+ *
+ * <p>A job on Hadoop's local job runner (tasks as threads of the submitting process) may start its
+ * tasks with empty credentials: {@code LocalJobRunner.submitJob} starts the job's thread before it
+ * hands the job its credentials, and the tasks' configurations copy whichever credentials the job
+ * held when the thread built them. The submitting process therefore also keeps each job's
+ * credentials under a random handle (the only thing the configuration carries), and a task whose
+ * credentials lack a secret takes it from there when it runs in that process.
  */
 public final class TaskAccumulo {
   static final String INSTANCE = "webindex.mr.accumulo.instance";
@@ -41,6 +52,16 @@ public final class TaskAccumulo {
   static final String TRUSTSTORE_TYPE = "webindex.mr.accumulo.ssl.truststore.type";
   static final String KEYSTORE = "webindex.mr.accumulo.ssl.keystore";
   static final String KEYSTORE_TYPE = "webindex.mr.accumulo.ssl.keystore.type";
+
+  /** The handle of the credentials the submitting process keeps for its in-process tasks. */
+  static final String IN_PROCESS_HANDLE = "webindex.mr.accumulo.in-process-handle";
+
+  /**
+   * Each configured job's credentials, by handle; weakly, so that a job's entry goes when the job
+   * object does (a local job's client and runner hold its credentials until it ends).
+   */
+  private static final Map<String, WeakReference<Credentials>> IN_PROCESS =
+      new ConcurrentHashMap<>();
 
   /** The password, as a secret key of the job's credentials. */
   public static final Text PASSWORD_SECRET = new Text("webindex.accumulo.password");
@@ -63,6 +84,10 @@ public final class TaskAccumulo {
   public static void configure(Job job, WebindexConfig cfg, Connector conn) {
     Configuration c = job.getConfiguration();
     Credentials creds = job.getCredentials();
+    IN_PROCESS.values().removeIf(r -> r.get() == null);
+    String handle = UUID.randomUUID().toString();
+    IN_PROCESS.put(handle, new WeakReference<>(creds));
+    c.set(IN_PROCESS_HANDLE, handle);
     c.set(INSTANCE, cfg.accumuloInstance());
     c.set(ZOOKEEPERS, cfg.zookeepers());
     SecurityConfig s = cfg.security();
@@ -122,12 +147,12 @@ public final class TaskAccumulo {
     String tokenClass = c.get(TOKEN_CLASS, PasswordToken.class.getName());
     AuthenticationToken token;
     if (PasswordToken.class.getName().equals(tokenClass)) {
-      token = new PasswordToken(secret(creds, PASSWORD_SECRET));
+      token = new PasswordToken(secret(c, creds, PASSWORD_SECRET));
     } else {
       cc =
           cc.withSasl(true, c.get(SASL_PRIMARY, "accumulo"))
               .with(ClientConfiguration.ClientProperty.RPC_SASL_QOP, c.get(SASL_QOP, "auth"));
-      token = AuthenticationTokenSerializer.deserialize(tokenClass, secret(creds, TOKEN_SECRET));
+      token = AuthenticationTokenSerializer.deserialize(tokenClass, secret(c, creds, TOKEN_SECRET));
     }
     if (c.getBoolean(SSL, false)) {
       cc = cc.withSsl(true);
@@ -135,7 +160,7 @@ public final class TaskAccumulo {
         cc =
             cc.withTruststore(
                 c.get(TRUSTSTORE),
-                new String(secret(creds, TRUSTSTORE_SECRET), StandardCharsets.UTF_8),
+                new String(secret(c, creds, TRUSTSTORE_SECRET), StandardCharsets.UTF_8),
                 c.get(TRUSTSTORE_TYPE));
       }
       if (c.get(KEYSTORE) != null) {
@@ -143,7 +168,7 @@ public final class TaskAccumulo {
             cc.with(ClientConfiguration.ClientProperty.INSTANCE_RPC_SSL_CLIENT_AUTH, "true")
                 .withKeystore(
                     c.get(KEYSTORE),
-                    new String(secret(creds, KEYSTORE_SECRET), StandardCharsets.UTF_8),
+                    new String(secret(c, creds, KEYSTORE_SECRET), StandardCharsets.UTF_8),
                     c.get(KEYSTORE_TYPE));
       }
     }
@@ -154,8 +179,18 @@ public final class TaskAccumulo {
     }
   }
 
-  private static byte[] secret(Credentials creds, Text key) throws IOException {
+  /**
+   * The secret {@code key} from a task's credentials or, for a task running in the submitting
+   * process with credentials copied too early (see the class comment), from the job's own.
+   */
+  static byte[] secret(Configuration c, Credentials creds, Text key) throws IOException {
     byte[] v = creds.getSecretKey(key);
+    String handle = c.get(IN_PROCESS_HANDLE);
+    if (v == null && handle != null) {
+      WeakReference<Credentials> ref = IN_PROCESS.get(handle);
+      Credentials own = ref == null ? null : ref.get();
+      v = own == null ? null : own.getSecretKey(key);
+    }
     if (v == null) {
       throw new IOException(
           "the job's credentials hold no " + key + " (TaskAccumulo.configure was not called)");

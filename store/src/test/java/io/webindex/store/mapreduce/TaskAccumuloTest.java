@@ -3,10 +3,12 @@ package io.webindex.store.mapreduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.webindex.core.config.WebindexConfig;
 import io.webindex.store.JobSecrets;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.security.Credentials;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,5 +75,52 @@ class TaskAccumuloTest {
             job.getCredentials().getSecretKey(TaskAccumulo.TRUSTSTORE_SECRET),
             StandardCharsets.UTF_8));
     assertNull(job.getCredentials().getSecretKey(TaskAccumulo.TOKEN_SECRET));
+  }
+
+  /**
+   * Hadoop's local job runner may give a task a copy of the job's credentials taken before the job
+   * got them (it starts the job's thread first): such a task, in the submitting process, still
+   * finds the secrets; a task elsewhere (another process: no such handle) does not.
+   */
+  @Test
+  void aTaskInTheSubmittingProcessFindsTheSecretsItsCopiedCredentialsLack() throws Exception {
+    WebindexConfig cfg =
+        WebindexConfig.fromMap(
+            Map.of(
+                "webindex.accumulo.instance", "inst",
+                "webindex.accumulo.zookeepers", "zk:2181",
+                "webindex.accumulo.user", "wi",
+                "webindex.accumulo.password", "accumulo-pw-456"),
+            Map.of());
+    Job job = Job.getInstance(new Configuration(false));
+    TaskAccumulo.configure(job, cfg, null);
+    Configuration taskConf = new Configuration(job.getConfiguration());
+    Credentials copiedTooEarly = new Credentials();
+
+    assertEquals(
+        "accumulo-pw-456",
+        new String(
+            TaskAccumulo.secret(taskConf, copiedTooEarly, TaskAccumulo.PASSWORD_SECRET),
+            StandardCharsets.UTF_8));
+    assertEquals(
+        "accumulo-pw-456",
+        new String(
+            TaskAccumulo.secret(taskConf, job.getCredentials(), TaskAccumulo.PASSWORD_SECRET),
+            StandardCharsets.UTF_8));
+
+    Configuration elsewhere = new Configuration(job.getConfiguration());
+    elsewhere.set(TaskAccumulo.IN_PROCESS_HANDLE, "a-handle-of-another-process");
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> TaskAccumulo.secret(elsewhere, copiedTooEarly, TaskAccumulo.PASSWORD_SECRET));
+    assertEquals(
+        "the job's credentials hold no webindex.accumulo.password"
+            + " (TaskAccumulo.configure was not called)",
+        e.getMessage());
+    Configuration unconfigured = new Configuration(false);
+    assertThrows(
+        IOException.class,
+        () -> TaskAccumulo.secret(unconfigured, copiedTooEarly, TaskAccumulo.PASSWORD_SECRET));
   }
 }
