@@ -87,7 +87,7 @@ import org.slf4j.LoggerFactory;
  * <p>Without separate Fluo services, reconcile catches the new application up in its launcher
  * ({@code reconcileEmbedded=true}, the workflow's default).
  */
-@Timeout(value = 20, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 45, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OozieCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(OozieCycleIT.class);
