@@ -201,8 +201,7 @@ class YarnCycleIT extends AccumuloITBase {
             .start();
     // a guard against a hang, not a time limit: alone a step takes about a minute, but in a full
     // suite run its containers share the two cores with two other modules' clusters (a recompute
-    // on YARN took more than 5 minutes in CI's run of stop 47, 9 minutes 17 s of job time in the run
-    // of stop 48)
+    // on YARN took more than 5 minutes in CI's run of stop 47, 9 min 17 s of job time in stop 48's)
     if (!p.waitFor(HANG_GUARD_MINUTES, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       p.waitFor(30, TimeUnit.SECONDS);
