@@ -17,6 +17,7 @@ import io.webindex.fluo.WebindexApp;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.ChildProcessWatcher;
+import io.webindex.testkit.HangGuard;
 import io.webindex.testkit.HealthRows;
 import io.webindex.testkit.SecretScan;
 import io.webindex.testkit.SharedCluster;
@@ -274,8 +275,7 @@ class FluoServicesIT extends AccumuloITBase {
   }
 
   private static void await(String what, BooleanSupplier done) {
-    // a guard against a hang, sized for a full suite run on a slow hour (docs/testing.md)
-    ServiceProcesses.poll(what, Duration.ofSeconds(300), done, () -> "");
+    ServiceProcesses.poll(what, HangGuard.SLOW_SUITE, done, () -> "");
   }
 
   // --- commands in this JVM ---

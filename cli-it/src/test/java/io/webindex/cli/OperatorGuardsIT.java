@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.webindex.core.files.LocalFiles;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
+import io.webindex.testkit.HangGuard;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,12 +27,6 @@ import org.junit.jupiter.api.Test;
  * cell). The shared set-up is in {@link OperatorPathsBase}.
  */
 class OperatorGuardsIT extends OperatorPathsBase {
-  /**
-   * How long a wait for progress may last before the test takes the process for hung: seconds
-   * alone, several times that in a full suite run on a slow hour (docs/testing.md).
-   */
-  private static final long HANG_GUARD_MS = 300_000;
-
   @Test
   void everyCheckRefusesBeforeAnythingChanges() throws Exception {
     setUp("checks", 80);
@@ -196,7 +191,7 @@ class OperatorGuardsIT extends OperatorPathsBase {
             .redirectOutput(log.toFile())
             .start();
     try {
-      long until = System.currentTimeMillis() + HANG_GUARD_MS;
+      long until = System.currentTimeMillis() + HangGuard.SLOW_SUITE.toMillis();
       while (!(Files.exists(log) && Files.readString(log).contains("load: batch 1:"))) {
         assertTrue(p.isAlive(), "the loader ended early: " + Files.readString(log));
         assertTrue(System.currentTimeMillis() < until, "no progress: " + Files.readString(log));
@@ -217,7 +212,7 @@ class OperatorGuardsIT extends OperatorPathsBase {
     String truth = "w" + b + "_" + table.replaceAll("[^A-Za-z0-9]", "");
     ok("recompute", "--run", truth, "--snapshot", Long.toString(b));
     String expected = ok("dump", "--table", prefix + "_" + truth).out();
-    long until = System.currentTimeMillis() + HANG_GUARD_MS;
+    long until = System.currentTimeMillis() + HangGuard.SLOW_SUITE.toMillis();
     while (!ok("dump", "--table", table).out().equals(expected)) {
       assertTrue(System.currentTimeMillis() < until, "batch " + b + " never reached " + table);
       Thread.sleep(500);

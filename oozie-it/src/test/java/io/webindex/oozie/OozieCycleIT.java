@@ -21,6 +21,7 @@ import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.HangGuard;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -327,12 +328,8 @@ class OozieCycleIT extends AccumuloITBase {
         cluster.startHadoopJar("loader", "-Xmx512m", fluoJar, "io.webindex.fluo.LoadTool", loader));
   }
 
-  /**
-   * How long the test waits for a service to start or for a batch to be applied before it takes it
-   * for hung: alone seconds, but a full suite run shares the two cores with two other modules (an
-   * oracle took more than 90 s to say it runs in a run of 2026-11-29).
-   */
-  private static final long HANG_GUARD_SECONDS = 300;
+  /** The wait for a service to start or a batch to be applied (an oracle once took over 90 s). */
+  private static final long HANG_GUARD_SECONDS = HangGuard.SLOW_SUITE.toSeconds();
 
   private static void awaitOutput(MiniOozieCluster.Child c, String text) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_GUARD_SECONDS);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.webindex.testkit.HangGuard;
 import io.webindex.testkit.SystemdUnits;
 import io.webindex.testkit.oracle.Oracle;
 import java.io.BufferedReader;
@@ -63,9 +64,6 @@ class DistributionIT {
   private static final String VERSION = System.getProperty("webindex.version");
   private static final Path TARBALL = Path.of(System.getProperty("webindex.tarball"));
   private static final Path REPO = Path.of(System.getProperty("webindex.repo", ".."));
-
-  /** How long the demo may take to serve before the test takes it for hung. */
-  private static final long DEMO_HANG_GUARD_SECONDS = 300;
 
   private static final Pattern SERVING = Pattern.compile("^serving (http://\\S+) ");
   private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
@@ -142,13 +140,12 @@ class DistributionIT {
     CompletableFuture<String> url = new CompletableFuture<>();
     reader = readLines(demo, stdout, url);
     try {
-      // a guard against a hang: alone the demo serves in about 40 s, but beside two other modules'
-      // clusters on the two cores it took more than 150 s in a run of 2026-11-29
-      base = url.get(DEMO_HANG_GUARD_SECONDS, TimeUnit.SECONDS);
+      // alone the demo serves in about 40 s; beside other modules' clusters it took over 150 s
+      base = url.get(HangGuard.SLOW_SUITE.toSeconds(), TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new AssertionError(
           "demo --serve did not serve in "
-              + DEMO_HANG_GUARD_SECONDS
+              + HangGuard.SLOW_SUITE.toSeconds()
               + " s:\n"
               + said()
               + "\n"
