@@ -296,6 +296,7 @@ public final class CheckRunner {
               actualTable,
               excl,
               boundaries(run.table(), actualTable),
+              reducers(run.table(), actualTable),
               out,
               samplesPerKind);
       Jobs.label(job, "check", run.runId(), "check");
@@ -324,6 +325,26 @@ public final class CheckRunner {
         log.warn("could not delete the check's directory {}: {}", dir, e.toString());
       }
     }
+  }
+
+  /** The most reduce tasks a check job gets. */
+  static final int MAX_REDUCERS = 8;
+
+  /**
+   * Reduce tasks: one per tablet of the two tables (their split points together), at most {@link
+   * #MAX_REDUCERS}. The reducers join one small fact per URI and part, so their work grows with the
+   * tables, not with the row-range prefixes the map tasks add: a check of two single-tablet tables
+   * gets one reducer (each reduce task is a container of its own on YARN).
+   */
+  int reducers(String... tables)
+      throws AccumuloException, AccumuloSecurityException, TableNotFoundException {
+    TreeSet<String> splits = new TreeSet<>();
+    for (String t : tables) {
+      for (Text split : conn.tableOperations().listSplits(t)) {
+        splits.add(split.toString());
+      }
+    }
+    return Math.min(MAX_REDUCERS, splits.size() + 1);
   }
 
   /** Row ranges: the tables' own split points and the row-range prefixes. */

@@ -39,10 +39,13 @@ import org.slf4j.LoggerFactory;
 final class MiniOozieCluster implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MiniOozieCluster.class);
 
-  /** C1 only and the serial collector, as every test JVM of the suite (docs/testing.md). */
+  /**
+   * C1 only, the serial collector and transparent huge pages for the heap, as every test JVM of the
+   * suite (docs/testing.md).
+   */
   static final String FAST_JVM =
-      "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions"
-          + " -XX:-BytecodeVerificationRemote";
+      "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UseTransparentHugePages"
+          + " -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote";
 
   /**
    * JVM options of MapReduce containers and of {@code hadoop jar}: Hadoop 3.3 on JDK 17 needs
@@ -86,10 +89,15 @@ final class MiniOozieCluster implements AutoCloseable {
       conf.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
       conf.setInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 100);
       conf.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 100);
-      // the cluster's options for every application master, Oozie's launchers too (Oozie prepends
-      // them to the workflow's <java-opts>): only the fast JVM flags, so that the launchers run
-      // with what the shipped workflow gives them (they need no --add-opens)
+      // the cluster's options for every MapReduce application master: only the fast JVM flags
       conf.set("yarn.app.mapreduce.am.admin-command-opts", FAST_JVM);
+      // and for every container, Oozie's launchers too, as a NodeManager's administrator sets them:
+      // a launcher's command line has only the workflow's <java-opts> (Oozie 5 does not prepend
+      // the application masters' options when the workflow sets its own), and without these it ran
+      // with the JVM's defaults, C2 and G1, for its few seconds of work
+      conf.set(
+          "yarn.nodemanager.admin-env",
+          "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX,JDK_JAVA_OPTIONS=" + FAST_JVM);
       conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
       conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m " + CONTAINER_OPTS);
       conf.set("mapreduce.map.java.opts", "-Xmx256m " + CONTAINER_OPTS);

@@ -13,6 +13,7 @@ import io.webindex.core.schema.BatchLayout;
 import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
+import io.webindex.core.schema.QuerySchema;
 import io.webindex.core.synth.RandomWeb;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
@@ -70,7 +71,8 @@ class YarnCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(YarnCycleIT.class);
   private static final String TASK_OPTS =
       "--add-opens java.base/java.lang=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-          + " -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote";
+          + " -XX:+UseTransparentHugePages -XX:+UnlockDiagnosticVMOptions"
+          + " -XX:-BytecodeVerificationRemote";
 
   private static Path dir;
   private static MiniDFSCluster dfs;
@@ -393,6 +395,27 @@ class YarnCycleIT extends AccumuloITBase {
     assertEquals(0, ok.exit(), ok.output());
     assertTrue(ok.output().contains("check CONSISTENT"), ok.output());
     assertTrue(ok.output().contains("(mapreduce)"), ok.output());
-    assertEquals(1, succeededApplications("webindex check").size(), "the check job on YARN");
+    List<ApplicationReport> checks = succeededApplications("webindex check");
+    assertEquals(1, checks.size(), "the check job on YARN");
+    // its containers: the application master, a map task per row range (the row-range prefixes of
+    // the schema, both tables in one tablet) and one reduce task (one per tablet)
+    assertEquals(
+        1 + (QuerySchema.ROW_RANGES.size() + 1) + 1,
+        containers(checks.get(0).getApplicationId().toString()),
+        "the check's containers");
+  }
+
+  /** The containers YARN ran for application {@code appId}, by their log directories. */
+  static long containers(String appId) throws IOException {
+    try (Stream<Path> dirs = Files.walk(Paths.get("target", "test", "data", "yarn-it"))) {
+      return dirs.filter(
+              d ->
+                  Files.isDirectory(d)
+                      && d.getFileName().toString().startsWith("container_")
+                      && d.getParent().getFileName().toString().equals(appId))
+          .map(d -> d.getFileName().toString())
+          .distinct()
+          .count();
+    }
   }
 }

@@ -69,6 +69,7 @@ public final class CheckJob {
       String actual,
       Path exclusions,
       List<String> boundaries,
+      int reducers,
       Path out,
       int samplesPerKind)
       throws IOException {
@@ -90,7 +91,7 @@ public final class CheckJob {
     job.setMapOutputKeyClass(Text.class);
     job.setMapOutputValueClass(Text.class);
     job.setReducerClass(FactReducer.class);
-    job.setNumReduceTasks(Math.max(1, Math.min(8, boundaries.size() + 1)));
+    job.setNumReduceTasks(reducers);
     LazyOutputFormat.setOutputFormatClass(job, TextOutputFormat.class);
     TextOutputFormat.setOutputPath(job, out);
     MultipleOutputs.addNamedOutput(
