@@ -131,6 +131,7 @@ public final class MiniAccumulo {
     private final Path dir;
     private String instanceName;
     private Boolean nativeMap;
+    private String gcCycleDelay = GC_CYCLE_DELAY;
 
     private Builder(Path dir) {
       this.dir = dir;
@@ -139,6 +140,15 @@ public final class MiniAccumulo {
     /** The instance name (default: MiniAccumulo's). */
     public Builder instanceName(String name) {
       this.instanceName = name;
+      return this;
+    }
+
+    /**
+     * {@code gc.cycle.delay}, the pause between two runs of the garbage collector (default {@value
+     * #GC_CYCLE_DELAY}); a cluster that lives minutes and is deleted after may never need one.
+     */
+    public Builder gcCycleDelay(String delay) {
+      this.gcCycleDelay = delay;
       return this;
     }
 
@@ -174,7 +184,7 @@ public final class MiniAccumulo {
       // compactions every 3 s (Accumulo's: 5 min and 30 s). Each collection reads the metadata
       // table, the write-ahead log markers and the servers' locks in ZooKeeper: with 150 tables of
       // four tablets an idle cluster used 22 % of a core, 3.4 % with these (docs/testing.md).
-      site.put(Property.GC_CYCLE_DELAY.getKey(), GC_CYCLE_DELAY);
+      site.put(Property.GC_CYCLE_DELAY.getKey(), gcCycleDelay);
       site.put(Property.TSERV_MAJC_DELAY.getKey(), TSERV_MAJC_DELAY);
       Optional<Path> nativeDir = wanted ? nativeMapDirectory() : Optional.empty();
       if (!wanted) {

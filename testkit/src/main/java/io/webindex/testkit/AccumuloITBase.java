@@ -90,6 +90,14 @@ public abstract class AccumuloITBase {
 
   private static final AtomicInteger TABLE_COUNTER = new AtomicInteger();
 
+  /**
+   * The garbage collector of a test cluster runs every 10 minutes (bin/webindex dev's every minute,
+   * {@link MiniAccumulo#GC_CYCLE_DELAY}): no test needs the files of a dropped table deleted, and
+   * each run reads the metadata table and the write-ahead log markers; a cluster lives seconds to
+   * minutes and is deleted after its class.
+   */
+  static final String GC_CYCLE_DELAY = "10m";
+
   private static Path clusterDir;
   private static MiniAccumulo cluster;
   private static Connector connector;
@@ -137,7 +145,7 @@ public abstract class AccumuloITBase {
     clusterDir = Files.createTempDirectory(baseDir(), "mac-");
     long start = System.nanoTime();
     watcher = watch ? ChildProcessWatcher.start() : null;
-    MiniAccumulo mac = MiniAccumulo.in(clusterDir).start();
+    MiniAccumulo mac = MiniAccumulo.in(clusterDir).gcCycleDelay(GC_CYCLE_DELAY).start();
     cluster = mac;
     if (watcher != null) {
       watcher.slowDown();
