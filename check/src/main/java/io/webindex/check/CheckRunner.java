@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -287,6 +288,7 @@ public final class CheckRunner {
         }
       }
       Path out = new Path(dir, "out");
+      SortedSet<String> splits = splits(run.table(), actualTable);
       Job job =
           CheckJob.create(
               hadoop,
@@ -295,8 +297,8 @@ public final class CheckRunner {
               run.table(),
               actualTable,
               excl,
-              boundaries(run.table(), actualTable),
-              reducers(run.table(), actualTable),
+              boundaries(splits),
+              reducers(splits),
               out,
               samplesPerKind);
       Jobs.label(job, "check", run.runId(), "check");
@@ -330,13 +332,8 @@ public final class CheckRunner {
   /** The most reduce tasks a check job gets. */
   static final int MAX_REDUCERS = 8;
 
-  /**
-   * Reduce tasks: one per tablet of the two tables (their split points together), at most {@link
-   * #MAX_REDUCERS}. The reducers join one small fact per URI and part, so their work grows with the
-   * tables, not with the row-range prefixes the map tasks add: a check of two single-tablet tables
-   * gets one reducer (each reduce task is a container of its own on YARN).
-   */
-  int reducers(String... tables)
+  /** The split points of the tables, together. */
+  SortedSet<String> splits(String... tables)
       throws AccumuloException, AccumuloSecurityException, TableNotFoundException {
     TreeSet<String> splits = new TreeSet<>();
     for (String t : tables) {
@@ -344,18 +341,23 @@ public final class CheckRunner {
         splits.add(split.toString());
       }
     }
+    return splits;
+  }
+
+  /**
+   * Reduce tasks: one per tablet of the tables compared ({@code splits}: their split points
+   * together), at most {@link #MAX_REDUCERS}. The reducers join one small fact per URI and part, so
+   * their work grows with the tables, not with the row-range prefixes the map tasks add: a check of
+   * two single-tablet tables gets one reducer (each reduce task is a container of its own on YARN).
+   */
+  static int reducers(SortedSet<String> splits) {
     return Math.min(MAX_REDUCERS, splits.size() + 1);
   }
 
-  /** Row ranges: the tables' own split points and the row-range prefixes. */
-  List<String> boundaries(String... tables)
-      throws AccumuloException, AccumuloSecurityException, TableNotFoundException {
+  /** Row ranges: the tables' split points ({@code splits}) and the row-range prefixes. */
+  static List<String> boundaries(SortedSet<String> splits) {
     TreeSet<String> rows = new TreeSet<>(QuerySchema.ROW_RANGES);
-    for (String t : tables) {
-      for (Text split : conn.tableOperations().listSplits(t)) {
-        rows.add(split.toString());
-      }
-    }
+    rows.addAll(splits);
     return new ArrayList<>(rows);
   }
 }
