@@ -6,33 +6,61 @@ import org.apache.log4j.spi.LoggingEvent;
 import org.apache.log4j.spi.ThrowableInformation;
 
 /**
- * A log filter for the two ERRORs Fluo 1.2 clients log as they stop, which are not errors. A
- * worker's partition manager deletes its own ephemeral node in ZooKeeper and then closes its
- * Curator {@code PathChildrenCache} and its scheduler, and the node's deletion reaches the cache's
- * watcher a moment later, whose task the closed executor refuses: Curator 2.7.1 logs that at ERROR
- * with a {@link RejectedExecutionException} and its stack trace, on the console of every {@code
- * demo}, {@code load --embedded} and worker that stops. And a client's oracle listener (the cache's
- * listener on the oracle's leader) that is asking ZooKeeper for the leader when the client closes
- * is interrupted: logged at ERROR with an {@link InterruptedException}, by a loader each time it
- * follows a cut-over and closes the old application's client. Events of that logger with either
- * exception are dropped; every other event, of that logger too, passes.
+ * A log filter for the ERRORs Fluo 1.2 clients log as they stop, which are not errors. A worker's
+ * partition manager deletes its own ephemeral node in ZooKeeper and then closes its Curator {@code
+ * PathChildrenCache} and its scheduler, and the node's deletion reaches the cache's watcher a
+ * moment later, whose task the closed executor refuses with a {@link RejectedExecutionException}.
+ * Which thread meets the refusal decides who logs it, both at ERROR with the stack trace, on the
+ * console of every {@code demo}, {@code load --embedded} and worker that stops: Curator 2.7.1's
+ * cache when its own operation is refused, ZooKeeper's {@code ClientCnxn} ("Error while calling
+ * watcher") when the cache's watcher is refused on ZooKeeper's event thread. And a client's oracle
+ * listener (the cache's listener on the oracle's leader) that is asking ZooKeeper for the leader
+ * when the client closes is interrupted: logged at ERROR with an {@link InterruptedException}, by a
+ * loader each time it follows a cut-over and closes the old application's client.
+ *
+ * <p>Dropped: events of the cache's logger with either exception, and events of ZooKeeper's client
+ * logger with a refused task whose stack passes through the cache. Every other event, of those
+ * loggers too, passes.
  *
  * <p>The shipped log4j configurations put it on their appenders: {@code
  * log4j.appender.<name>.filter.fluoShutdown=io.webindex.cli.FluoShutdownRaceFilter}.
  */
 public final class FluoShutdownRaceFilter extends Filter {
-  /** The logger of Curator's cache. */
+  /** The logger of Curator's cache, and its class. */
   static final String CACHE_LOGGER = "org.apache.curator.framework.recipes.cache.PathChildrenCache";
+
+  /** The logger of ZooKeeper's client connection, which logs a watcher's exception. */
+  static final String ZOOKEEPER_CLIENT_LOGGER = "org.apache.zookeeper.ClientCnxn";
 
   @Override
   public int decide(LoggingEvent event) {
-    ThrowableInformation thrown = event.getThrowableInformation();
-    if (thrown != null
-        && CACHE_LOGGER.equals(event.getLoggerName())
-        && (thrown.getThrowable() instanceof RejectedExecutionException
-            || thrown.getThrowable() instanceof InterruptedException)) {
+    ThrowableInformation info = event.getThrowableInformation();
+    if (info == null) {
+      return NEUTRAL;
+    }
+    Throwable thrown = info.getThrowable();
+    String logger = event.getLoggerName();
+    if (CACHE_LOGGER.equals(logger)
+        && (thrown instanceof RejectedExecutionException
+            || thrown instanceof InterruptedException)) {
+      return DENY;
+    }
+    if (ZOOKEEPER_CLIENT_LOGGER.equals(logger)
+        && thrown instanceof RejectedExecutionException
+        && throughCache(thrown)) {
       return DENY;
     }
     return NEUTRAL;
+  }
+
+  private static boolean throughCache(Throwable thrown) {
+    for (StackTraceElement frame : thrown.getStackTrace()) {
+      // the cache's class or one of its inner classes (its watcher is PathChildrenCache$1)
+      String type = frame.getClassName();
+      if (type.equals(CACHE_LOGGER) || type.startsWith(CACHE_LOGGER + "$")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

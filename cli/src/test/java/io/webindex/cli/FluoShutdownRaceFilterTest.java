@@ -69,12 +69,40 @@ class FluoShutdownRaceFilterTest {
     cache.error("no exception at all");
     Logger.getLogger("org.apache.curator.framework.imps.CuratorFrameworkImpl")
         .error("another logger", new RejectedExecutionException("of another logger"));
+    // the same refusal met on ZooKeeper's event thread, logged by ZooKeeper's client
+    Logger zookeeper = Logger.getLogger("org.apache.zookeeper.ClientCnxn");
+    zookeeper.error(
+        "Error while calling watcher",
+        refused("the cache's watcher refused by a terminated pool (race)", CACHE + "$1"));
+    zookeeper.error(
+        "Error while calling watcher",
+        refused("another watcher's refused task", "org.example.SomeWatcher"));
+    IllegalStateException failure =
+        new IllegalStateException("another failure of a watcher, its stack through the cache");
+    failure.setStackTrace(refused("", CACHE + "$1").getStackTrace());
+    zookeeper.error("Error while calling watcher", failure);
     System.err.flush();
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertFalse(out.contains("(race)"), out);
     assertTrue(out.contains("a real failure of the cache"), out);
     assertTrue(out.contains("no exception at all"), out);
     assertTrue(out.contains("of another logger"), out);
-    assertEquals(3, out.lines().filter(l -> l.contains("ERROR")).count(), out);
+    assertTrue(out.contains("another watcher's refused task"), out);
+    assertTrue(out.contains("another failure of a watcher"), out);
+    assertEquals(5, out.lines().filter(l -> l.contains("ERROR")).count(), out);
+  }
+
+  /** A refused task whose stack passes through {@code watcher}'s process method, as ZooKeeper's. */
+  private static RejectedExecutionException refused(String message, String watcher) {
+    RejectedExecutionException e = new RejectedExecutionException(message);
+    e.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement(
+              "java.util.concurrent.ThreadPoolExecutor", "reject", "ThreadPoolExecutor.java", 833),
+          new StackTraceElement(watcher, "process", "Watcher.java", 100),
+          new StackTraceElement(
+              "org.apache.zookeeper.ClientCnxn$EventThread", "processEvent", "ClientCnxn.java", 532)
+        });
+    return e;
   }
 }
