@@ -1,5 +1,6 @@
 package io.webindex.cli;
 
+import io.webindex.embedded.ForklessLocalFileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,7 +82,7 @@ final class HadoopOptions {
 
   /** A fresh Hadoop configuration with these options applied. */
   Configuration configuration() {
-    return applyTo(new Configuration());
+    return forLocalJobs(applyTo(new Configuration()));
   }
 
   /**
@@ -93,7 +94,22 @@ final class HadoopOptions {
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "file:///");
     conf.set("mapreduce.framework.name", "local");
-    return applyTo(conf);
+    return forLocalJobs(applyTo(conf));
+  }
+
+  /**
+   * {@code conf} with {@link ForklessLocalFileSystem} for {@code file:} when its jobs run on the
+   * local job runner and nothing names the class of {@code file:} already; {@code conf} itself.
+   */
+  static Configuration forLocalJobs(Configuration conf) {
+    if (conf.get(ForklessLocalFileSystem.IMPL_KEY) == null
+        && "local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      conf.set(
+          ForklessLocalFileSystem.IMPL_KEY,
+          ForklessLocalFileSystem.class.getName(),
+          "bin/webindex: the local job runner");
+    }
+    return conf;
   }
 
   private Configuration applyTo(Configuration conf) {

@@ -79,6 +79,27 @@ class HadoopOptionsTest {
   }
 
   @Test
+  void jobsOnTheLocalRunnerGetTheLocalFileSystemWithoutProcesses() {
+    String forkless = "io.webindex.embedded.ForklessLocalFileSystem";
+    // nothing set: Hadoop's default framework is the local job runner
+    assertEquals(
+        forkless, HadoopOptions.forLocalJobs(new Configuration(false)).get("fs.file.impl"));
+    Configuration local = new Configuration(false);
+    local.set("mapreduce.framework.name", "local");
+    assertEquals(forkless, HadoopOptions.forLocalJobs(local).get("fs.file.impl"));
+    // jobs on a cluster: their tasks have Hadoop's class, not this one
+    Configuration yarn = new Configuration(false);
+    yarn.set("mapreduce.framework.name", "yarn");
+    assertNull(HadoopOptions.forLocalJobs(yarn).get("fs.file.impl"));
+    // a class the operator named stays
+    Configuration named = new Configuration(false);
+    named.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+    assertEquals(
+        "org.apache.hadoop.fs.RawLocalFileSystem",
+        HadoopOptions.forLocalJobs(named).get("fs.file.impl"));
+  }
+
+  @Test
   void badOptionsAreUsageErrors() {
     assertEquals(
         "-D needs key=value",
