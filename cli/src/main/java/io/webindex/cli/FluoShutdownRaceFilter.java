@@ -16,11 +16,16 @@ import org.apache.log4j.spi.ThrowableInformation;
  * watcher") when the cache's watcher is refused on ZooKeeper's event thread. And a client's oracle
  * listener (the cache's listener on the oracle's leader) that is asking ZooKeeper for the leader
  * when the client closes is interrupted: logged at ERROR with an {@link InterruptedException}, by a
- * loader each time it follows a cut-over and closes the old application's client.
+ * loader each time it follows a cut-over and closes the old application's client. When that
+ * listener ({@code OracleClient$TimestampRetriever.childEvent}) is called a moment later still, it
+ * meets the client's closed Curator ({@link IllegalStateException}: "instance must be started
+ * before calling this method") or the leader selector the close let go ({@link
+ * NullPointerException}), logged by the cache at ERROR as well.
  *
- * <p>Dropped: events of the cache's logger with either exception, and events of ZooKeeper's client
- * logger with a refused task whose stack passes through the cache. Every other event, of those
- * loggers too, passes.
+ * <p>Dropped: events of the cache's logger with a refused task or an interruption, or with one of
+ * those two exceptions thrown from the oracle listener; and events of ZooKeeper's client logger
+ * with a refused task whose stack passes through the cache. Every other event, of those loggers
+ * too, passes.
  *
  * <p>The shipped log4j configurations put it on their appenders: {@code
  * log4j.appender.<name>.filter.fluoShutdown=io.webindex.cli.FluoShutdownRaceFilter}.
@@ -32,6 +37,12 @@ public final class FluoShutdownRaceFilter extends Filter {
   /** The logger of ZooKeeper's client connection, which logs a watcher's exception. */
   static final String ZOOKEEPER_CLIENT_LOGGER = "org.apache.zookeeper.ClientCnxn";
 
+  /** The cache listener of a Fluo client's oracle client, and its method. */
+  static final String ORACLE_LISTENER =
+      "org.apache.fluo.core.oracle.OracleClient$TimestampRetriever";
+
+  static final String ORACLE_LISTENER_METHOD = "childEvent";
+
   @Override
   public int decide(LoggingEvent event) {
     ThrowableInformation info = event.getThrowableInformation();
@@ -42,7 +53,9 @@ public final class FluoShutdownRaceFilter extends Filter {
     String logger = event.getLoggerName();
     if (CACHE_LOGGER.equals(logger)
         && (thrown instanceof RejectedExecutionException
-            || thrown instanceof InterruptedException)) {
+            || thrown instanceof InterruptedException
+            || ((thrown instanceof IllegalStateException || thrown instanceof NullPointerException)
+                && fromTheOracleListener(thrown)))) {
       return DENY;
     }
     if (ZOOKEEPER_CLIENT_LOGGER.equals(logger)
@@ -51,6 +64,16 @@ public final class FluoShutdownRaceFilter extends Filter {
       return DENY;
     }
     return NEUTRAL;
+  }
+
+  private static boolean fromTheOracleListener(Throwable thrown) {
+    for (StackTraceElement frame : thrown.getStackTrace()) {
+      if (frame.getClassName().equals(ORACLE_LISTENER)
+          && frame.getMethodName().equals(ORACLE_LISTENER_METHOD)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean throughCache(Throwable thrown) {

@@ -66,6 +66,16 @@ class FluoShutdownRaceFilterTest {
     cache.error(
         "", new InterruptedException("a listener asking ZooKeeper as the client closes (race)"));
     cache.error("", new IllegalStateException("a real failure of the cache"));
+    // the oracle listener of a closing client: its Curator closed, its leader selector let go
+    cache.error(
+        "",
+        fromOracleListener(
+            new IllegalStateException(
+                "instance must be started before calling this method (race)")));
+    cache.error(
+        "", fromOracleListener(new NullPointerException("this.leaderSelector is null (race)")));
+    // another listener's null pointer is a failure
+    cache.error("", new NullPointerException("a null pointer of another listener"));
     cache.error("no exception at all");
     Logger.getLogger("org.apache.curator.framework.imps.CuratorFrameworkImpl")
         .error("another logger", new RejectedExecutionException("of another logger"));
@@ -88,8 +98,28 @@ class FluoShutdownRaceFilterTest {
     assertTrue(out.contains("no exception at all"), out);
     assertTrue(out.contains("of another logger"), out);
     assertTrue(out.contains("another watcher's refused task"), out);
+    assertTrue(out.contains("a null pointer of another listener"), out);
     assertTrue(out.contains("another failure of a watcher"), out);
-    assertEquals(5, out.lines().filter(l -> l.contains("ERROR")).count(), out);
+    assertEquals(6, out.lines().filter(l -> l.contains("ERROR")).count(), out);
+  }
+
+  /** {@code e} thrown from the oracle listener of a Fluo client, as Curator's cache calls it. */
+  private static <T extends RuntimeException> T fromOracleListener(T e) {
+    e.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement(
+              "org.apache.curator.framework.recipes.leader.LeaderSelector",
+              "getLeader",
+              "LeaderSelector.java",
+              338),
+          new StackTraceElement(
+              "org.apache.fluo.core.oracle.OracleClient$TimestampRetriever",
+              "childEvent",
+              "OracleClient.java",
+              138),
+          new StackTraceElement(CACHE + "$5", "apply", "PathChildrenCache.java", 516)
+        });
+    return e;
   }
 
   /** A refused task whose stack passes through {@code watcher}'s process method, as ZooKeeper's. */
