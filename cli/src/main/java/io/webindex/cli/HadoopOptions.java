@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
 
 /**
  * Hadoop's generic options on a {@code bin/webindex} command line, as {@code hadoop jar} takes them
@@ -102,8 +103,7 @@ final class HadoopOptions {
    * local job runner and nothing names the class of {@code file:} already; {@code conf} itself.
    */
   static Configuration forLocalJobs(Configuration conf) {
-    if (conf.get(ForklessLocalFileSystem.IMPL_KEY) == null
-        && "local".equals(conf.get("mapreduce.framework.name", "local"))) {
+    if (conf.get(ForklessLocalFileSystem.IMPL_KEY) == null && "local".equals(framework(conf))) {
       conf.set(
           ForklessLocalFileSystem.IMPL_KEY,
           ForklessLocalFileSystem.class.getName(),
@@ -118,5 +118,18 @@ final class HadoopOptions {
     }
     properties.forEach((k, v) -> conf.set(k, v, "bin/webindex -D"));
     return conf;
+  }
+
+  /**
+   * Where {@code conf}'s jobs would run: {@code mapreduce.framework.name} as a job sees it. A plain
+   * Hadoop configuration reads {@code core-site.xml} only; MapReduce adds its defaults and {@code
+   * mapred-site.xml} (where a cluster names {@code yarn}) to the default resources of every
+   * configuration when its job classes load, which may come after this is asked: a {@link JobConf}
+   * loads them now, in their place (after {@code core-site.xml}, before {@code -conf} files and
+   * {@code -D} values).
+   */
+  static String framework(Configuration conf) {
+    new JobConf(false); // its class's initialiser adds MapReduce's default resources
+    return conf.get("mapreduce.framework.name", "local");
   }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -97,6 +99,40 @@ class HadoopOptionsTest {
     assertEquals(
         "org.apache.hadoop.fs.RawLocalFileSystem",
         HadoopOptions.forLocalJobs(named).get("fs.file.impl"));
+  }
+
+  /**
+   * A cluster's {@code mapred-site.xml} (on the class path, as {@code HADOOP_CONF_DIR} puts it)
+   * names YARN: its jobs' tasks run there, without this project's class, whether or not MapReduce's
+   * classes had loaded before (they add that file to every configuration when they do).
+   */
+  @Test
+  void aClusterOnTheClassPathKeepsHadoopsLocalFileSystem() throws IOException {
+    Path yarnSite = Files.createDirectories(dir.resolve("yarn-conf"));
+    Files.copy(
+        siteFile("mapred-site.xml", "mapreduce.framework.name", "yarn"),
+        yarnSite.resolve("mapred-site.xml"));
+    Path noSite = Files.createDirectories(dir.resolve("no-conf"));
+    try (URLClassLoader yarn = new URLClassLoader(new URL[] {yarnSite.toUri().toURL()}, null);
+        URLClassLoader none = new URLClassLoader(new URL[] {noSite.toUri().toURL()}, null)) {
+      Configuration onYarn = new Configuration();
+      onYarn.setClassLoader(yarn);
+      assertEquals("yarn", HadoopOptions.framework(onYarn));
+      assertNull(HadoopOptions.forLocalJobs(onYarn).get("fs.file.impl"));
+
+      Configuration local = new Configuration();
+      local.setClassLoader(none);
+      assertEquals("local", HadoopOptions.framework(local));
+      assertEquals(
+          "io.webindex.embedded.ForklessLocalFileSystem",
+          HadoopOptions.forLocalJobs(local).get("fs.file.impl"));
+
+      // a -D on the command line wins over the class path's file, as for a job
+      Configuration forcedLocal = new Configuration();
+      forcedLocal.setClassLoader(yarn);
+      forcedLocal.set("mapreduce.framework.name", "local");
+      assertEquals("local", HadoopOptions.framework(forcedLocal));
+    }
   }
 
   @Test
