@@ -1,6 +1,7 @@
 package io.webindex.cli;
 
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Predicate;
 import org.apache.log4j.spi.Filter;
 import org.apache.log4j.spi.LoggingEvent;
 import org.apache.log4j.spi.ThrowableInformation;
@@ -67,20 +68,25 @@ public final class FluoShutdownRaceFilter extends Filter {
   }
 
   private static boolean fromTheOracleListener(Throwable thrown) {
-    for (StackTraceElement frame : thrown.getStackTrace()) {
-      if (frame.getClassName().equals(ORACLE_LISTENER)
-          && frame.getMethodName().equals(ORACLE_LISTENER_METHOD)) {
-        return true;
-      }
-    }
-    return false;
+    return anyFrame(
+        thrown,
+        f ->
+            f.getClassName().equals(ORACLE_LISTENER)
+                && f.getMethodName().equals(ORACLE_LISTENER_METHOD));
   }
 
+  /** Through the cache's class or one of its inner classes (its watcher is PathChildrenCache$1). */
   private static boolean throughCache(Throwable thrown) {
-    for (StackTraceElement frame : thrown.getStackTrace()) {
-      // the cache's class or one of its inner classes (its watcher is PathChildrenCache$1)
-      String type = frame.getClassName();
-      if (type.equals(CACHE_LOGGER) || type.startsWith(CACHE_LOGGER + "$")) {
+    return anyFrame(
+        thrown,
+        f ->
+            f.getClassName().equals(CACHE_LOGGER)
+                || f.getClassName().startsWith(CACHE_LOGGER + "$"));
+  }
+
+  private static boolean anyFrame(Throwable thrown, Predicate<StackTraceElement> frame) {
+    for (StackTraceElement f : thrown.getStackTrace()) {
+      if (frame.test(f)) {
         return true;
       }
     }
