@@ -40,7 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the interval.
  */
 class HistoryOracleTest {
-  @TempDir Path store;
+  @TempDir Path tmp;
+
+  /** The raw store of the current seed: a fresh directory under {@link #tmp} per seed. */
+  private Path store;
 
   static final String[] DIGESTS = {
     "sha1:F6TCAM4VXWWB2JTQFQ427CGKBT273C7B",
@@ -186,7 +189,7 @@ class HistoryOracleTest {
     HistoryOracle.Rule noSyncRule = new HistoryOracle.Rule(3600, 600, 7200, 0.5, 0.25, false, 0.3);
     int lines = 0;
     for (long seed = 1; seed <= 4; seed++) {
-      store = Files.createTempDirectory(store.getParent(), "store");
+      store = Files.createTempDirectory(tmp, "store");
       Map<Long, Map<String, String>> batches = writeStore(seed, 5, 60);
       List<HistoryOracle.Run> runs =
           List.of(
@@ -254,7 +257,7 @@ class HistoryOracleTest {
     HistoryOracle.Rule rule = new HistoryOracle.Rule(86_400, 60, 40 * 86_400, 0.4, 0.2, true, 0.3);
     int lines = 0;
     for (long seed = 1; seed <= 6; seed++) {
-      store = Files.createTempDirectory(store.getParent(), "store");
+      store = Files.createTempDirectory(tmp, "store");
       Map<Long, Map<String, String>> batches = writeStore(seed, 5, 60);
       for (long snapshot : new long[] {1, 3, 5}) {
         List<String> expected = HistoryOracle.frontier(store, snapshot, rule);
