@@ -23,6 +23,7 @@ import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tables. Two classes so that the module's forks share the work.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@SharedCluster
 abstract class CheckITBase extends AccumuloITBase {
   @TempDir Path tmp;
   Path confFile;

@@ -90,7 +90,7 @@ class FluoServicesIT extends AccumuloITBase {
     SecretLeakIT.Grants grants = SecretLeakIT.documentedGrants();
     createUser(grants.user(), SECRET, grants.system().toArray(new SystemPermission[0]));
     // the tables are the user's: root cannot read them
-    user = cluster().getConnector(grants.user(), SECRET);
+    user = connectorAs(grants.user(), SECRET);
     prefix = newTableName("svc");
     store = tmp.resolve("store");
     Path pw =

@@ -22,6 +22,7 @@ import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
 import io.webindex.testkit.HangGuard;
+import io.webindex.testkit.SharedCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -90,6 +91,7 @@ import org.slf4j.LoggerFactory;
  */
 @Timeout(value = 45, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@SharedCluster
 class OozieCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(OozieCycleIT.class);
 

@@ -19,6 +19,7 @@ import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -67,6 +68,7 @@ import org.slf4j.LoggerFactory;
  * cluster both are the one HDFS).
  */
 @Timeout(value = 45, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@SharedCluster
 class YarnCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(YarnCycleIT.class);
   private static final String TASK_OPTS =

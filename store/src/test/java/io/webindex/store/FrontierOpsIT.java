@@ -2,6 +2,7 @@ package io.webindex.store;
 
 import io.webindex.store.frontier.FrontierOpsCases;
 import io.webindex.testkit.AccumuloITBase;
+import io.webindex.testkit.SharedCluster;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.accumulo.core.client.Connector;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Nested;
  * so that the cases start no cluster of their own): leases, politeness across two frontier
  * processes, a restart, priorities, discovered URLs, crawl limits and put-backs over a served run.
  */
+@SharedCluster
 class FrontierOpsIT extends AccumuloITBase {
   /** The frontier's operational state over the served run ({@link FrontierOpsCases}). */
   @Nested
@@ -23,11 +25,7 @@ class FrontierOpsIT extends AccumuloITBase {
 
     @Override
     protected Connector newConnector() {
-      try {
-        return cluster().getConnector(ROOT_USER, ROOT_PASSWORD);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
+      return connectorAs(ROOT_USER, ROOT_PASSWORD);
     }
 
     @Override

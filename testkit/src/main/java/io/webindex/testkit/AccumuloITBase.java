@@ -10,22 +10,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map.Entry;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.ClientConfiguration;
 import org.apache.accumulo.core.client.Connector;
 import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.client.ZooKeeperInstance;
+import org.apache.accumulo.core.client.admin.SecurityOperations;
+import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
@@ -88,7 +94,13 @@ public abstract class AccumuloITBase {
    */
   public static final String KEEP_DIR_PROPERTY = "webindex.it.keepDir";
 
-  private static final AtomicInteger TABLE_COUNTER = new AtomicInteger();
+  /**
+   * Table names are unique across the JVMs that share a cluster of the {@link ClusterPool}: each
+   * JVM counts from its process id times 100,000 (the tables a JVM's classes left are dropped in
+   * the background while the next lessee's classes create theirs).
+   */
+  private static final AtomicLong TABLE_COUNTER =
+      new AtomicLong(ProcessHandle.current().pid() * 100_000L);
 
   /**
    * The garbage collector of a test cluster runs every 10 minutes (bin/webindex dev's every minute,
@@ -99,8 +111,21 @@ public abstract class AccumuloITBase {
   static final String GC_CYCLE_DELAY = "10m";
 
   private static Path clusterDir;
+
+  /** This class's cluster when it runs in this JVM; null on a cluster of the pool. */
   private static MiniAccumulo cluster;
+
   private static Connector connector;
+
+  /** Where this class's cluster is: its instance, ZooKeeper and instance secret. */
+  private record Coordinates(String instanceName, String zookeepers, String instanceSecret) {}
+
+  private static Coordinates coordinates;
+
+  /** This JVM's lease on a cluster of the {@link ClusterPool}, held from class to class. */
+  private static ClusterPool.Lease lease;
+
+  private static Connector leaseConnector;
   private static ChildProcessWatcher watcher;
 
   /** The cluster the {@link SharedCluster} classes of this JVM run on, while it runs. */
@@ -122,11 +147,16 @@ public abstract class AccumuloITBase {
         info.getTestClass()
             .map(c -> c.isAnnotationPresent(WatchesChildProcesses.class))
             .orElse(false);
+    if (share && leaseFromPool(watch)) {
+      return;
+    }
     synchronized (AccumuloITBase.class) {
+      releaseLease(); // a class of this JVM that does not share: the cluster is free for others
       if (share && shared != null) {
         clusterDir = shared.dir();
         cluster = shared.cluster();
         connector = shared.connector();
+        coordinates = coordinatesOf(cluster);
         if (watch) {
           watcher = ChildProcessWatcher.start();
           watcher.slowDown();
@@ -152,6 +182,7 @@ public abstract class AccumuloITBase {
     }
     mac.replaceRootPassword(ROOT_PASSWORD);
     connector = mac.rootConnector();
+    coordinates = coordinatesOf(mac);
     log.info(
         "MiniAccumulo {} up in {} ms (zookeepers {}, dir {})",
         mac.instanceName(),
@@ -168,6 +199,103 @@ public abstract class AccumuloITBase {
         }
       }
     }
+  }
+
+  private static Coordinates coordinatesOf(MiniAccumulo mac) {
+    return new Coordinates(mac.instanceName(), mac.zookeepers(), mac.instanceSecret());
+  }
+
+  /**
+   * Runs this {@link SharedCluster} class on a cluster of the build's {@link ClusterPool}: the one
+   * this JVM leased for a class before it, or a free one another JVM left (after its users but root
+   * are dropped; its tables are dropped in the background), or a new one. False when the pool is
+   * off or testkit has no daemon class path (then the class shares a cluster of this JVM).
+   */
+  private static boolean leaseFromPool(boolean watch) throws Exception {
+    Optional<Path> pool = ClusterPool.poolDir();
+    if (pool.isEmpty()) {
+      return false;
+    }
+    synchronized (AccumuloITBase.class) {
+      if (lease == null) {
+        Optional<String> classPath = ClusterPool.daemonClassPath();
+        if (classPath.isEmpty()) {
+          log.warn(
+              "{} is set but testkit has no cluster daemon class path ({}): the class shares a"
+                  + " cluster of this JVM",
+              ClusterPool.POOL_PROPERTY,
+              ClusterPool.CLASSPATH_RESOURCE);
+          return false;
+        }
+        stopShared();
+        long start = System.nanoTime();
+        ClusterPool.Lease l = ClusterPool.lease(pool.get(), classPath.get(), Duration.ofMinutes(3));
+        ClusterPool.Cluster c = l.cluster();
+        Connector conn;
+        try {
+          conn = connect(c.instanceName(), c.zookeepers(), ROOT_USER, ROOT_PASSWORD);
+          dropUsersButRoot(conn);
+        } catch (Exception | Error e) {
+          l.close();
+          throw e;
+        }
+        lease = l;
+        leaseConnector = conn;
+        log.info(
+            "MiniAccumulo {} of the cluster pool ({} it in {} ms; zookeepers {}, slot {})",
+            c.instanceName(),
+            l.started() ? "started" : "leased",
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+            c.zookeepers(),
+            l.slot());
+      } else {
+        log.info("MiniAccumulo {} of the cluster pool kept", lease.cluster().instanceName());
+      }
+      ClusterPool.Cluster c = lease.cluster();
+      clusterDir = c.dir();
+      cluster = null;
+      connector = leaseConnector;
+      coordinates = new Coordinates(c.instanceName(), c.zookeepers(), c.instanceSecret());
+      if (watch) {
+        watcher = ChildProcessWatcher.start();
+        watcher.slowDown();
+      }
+      sweepEarlierTables(connector);
+      return true;
+    }
+  }
+
+  /** Gives this JVM's lease on a cluster of the pool up, if it holds one. */
+  private static synchronized void releaseLease() {
+    stopSweeper();
+    ClusterPool.Lease l = lease;
+    lease = null;
+    leaseConnector = null;
+    if (l != null) {
+      try {
+        l.close();
+      } catch (RuntimeException e) {
+        log.warn("could not give the lease on {} up: {}", l.slot(), e.toString());
+      }
+    }
+  }
+
+  /** Drops every local user but root: the users of the JVMs that leased the cluster before. */
+  private static void dropUsersButRoot(Connector conn)
+      throws AccumuloException, AccumuloSecurityException {
+    for (String user : conn.securityOperations().listLocalUsers()) {
+      if (!ROOT_USER.equals(user)) {
+        conn.securityOperations().dropLocalUser(user);
+      }
+    }
+  }
+
+  private static Connector connect(
+      String instanceName, String zookeepers, String user, String password)
+      throws AccumuloException, AccumuloSecurityException {
+    return new ZooKeeperInstance(
+            ClientConfiguration.create().withInstance(instanceName).withZkHosts(zookeepers))
+        .getConnector(user, new PasswordToken(password));
   }
 
   /**
@@ -260,11 +388,15 @@ public abstract class AccumuloITBase {
     cluster = null;
     connector = null;
     clusterDir = null;
+    coordinates = null;
     watcher = null;
     if (w != null) {
       w.close(); // the class's own, also on a shared cluster
     }
     synchronized (AccumuloITBase.class) {
+      if (mac == null && lease != null) {
+        return; // a cluster of the pool: this JVM keeps its lease for the next class
+      }
       if (shared != null && shared.cluster() == mac) {
         return; // the next SharedCluster class takes it over
       }
@@ -294,16 +426,36 @@ public abstract class AccumuloITBase {
     return connector;
   }
 
-  /** This class's running cluster. */
+  /**
+   * This class's running cluster, when it runs in this JVM: a class marked {@link SharedCluster}
+   * may run on a cluster of the build's pool, which is another process's (use {@link #connector()},
+   * {@link #connectorAs} and the coordinates).
+   */
   protected static MiniAccumuloCluster cluster() {
-    return running().cluster();
+    running();
+    if (cluster == null) {
+      throw new IllegalStateException(
+          "this class runs on a MiniAccumulo of the cluster pool, which has no MiniAccumuloCluster"
+              + " in this JVM");
+    }
+    return cluster.cluster();
   }
 
-  private static MiniAccumulo running() {
-    if (cluster == null) {
+  private static Coordinates running() {
+    if (coordinates == null) {
       throw new IllegalStateException("MiniAccumulo is not running");
     }
-    return cluster;
+    return coordinates;
+  }
+
+  /** A connector to this class's cluster as {@code user}. */
+  protected static Connector connectorAs(String user, String password) {
+    Coordinates c = running();
+    try {
+      return connect(c.instanceName(), c.zookeepers(), user, password);
+    } catch (AccumuloException | AccumuloSecurityException e) {
+      throw new IllegalStateException("cannot connect as " + user, e);
+    }
   }
 
   protected static String instanceName() {
@@ -319,7 +471,7 @@ public abstract class AccumuloITBase {
    * {@link SharedCluster} class when its fork ends).
    */
   protected static Path clusterDir() {
-    cluster();
+    running();
     return clusterDir;
   }
 
@@ -338,7 +490,7 @@ public abstract class AccumuloITBase {
    * it started itself). Only in a class marked {@link WatchesChildProcesses}.
    */
   protected static List<ChildProcessWatcher.Seen> childProcesses() {
-    cluster();
+    running();
     if (watcher == null) {
       throw new IllegalStateException(
           "no child processes recorded: mark the class @" + WatchesChildProcesses.class.getName());
@@ -353,7 +505,11 @@ public abstract class AccumuloITBase {
    */
   protected static void createUser(String user, String password, SystemPermission... granted) {
     try {
-      running().createUser(user, password, Set.copyOf(List.of(granted)));
+      SecurityOperations security = connector().securityOperations();
+      security.createLocalUser(user, new PasswordToken(password));
+      for (SystemPermission p : Set.copyOf(List.of(granted))) {
+        security.grantSystemPermission(user, p);
+      }
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new IllegalStateException("cannot create user " + user, e);
     }

@@ -32,6 +32,7 @@ import io.webindex.testkit.FrontierFixture;
 import io.webindex.testkit.HealthRows;
 import io.webindex.testkit.HistoryFixture;
 import io.webindex.testkit.PrometheusText;
+import io.webindex.testkit.SharedCluster;
 import io.webindex.testkit.WorkedExample;
 import java.io.IOException;
 import java.io.InputStream;
@@ -76,6 +77,7 @@ import org.junit.jupiter.api.io.TempDir;
  * switch, runs, checks, health and the pages' escaping.
  */
 @Timeout(300)
+@SharedCluster
 class WebApiIT extends AccumuloITBase {
   private static final long SEED = 20261123L;
   private static final String READER = "webreader";
@@ -146,7 +148,7 @@ class WebApiIT extends AccumuloITBase {
             cfg.metaTable())) {
       connector().securityOperations().grantTablePermission(READER, t, TablePermission.READ);
     }
-    Connector reader = cluster().getConnector(READER, READER_PASSWORD);
+    Connector reader = connectorAs(READER, READER_PASSWORD);
 
     Path checks = Files.createDirectories(dir.resolve("checks"));
     Files.writeString(
@@ -968,7 +970,7 @@ class WebApiIT extends AccumuloITBase {
     try (WebServer fixed =
         WebServer.start(
             WebOptions.local(0).withTable(workedTable),
-            cluster().getConnector("nohistory", READER_PASSWORD),
+            connectorAs("nohistory", READER_PASSWORD),
             WebindexConfig.load(dir.resolve("webindex.properties"), Map.of()))) {
       HttpResponse<String> page = fetch(fixed, "/page?url=" + enc("http://d.com/"));
       assertEquals(200, page.statusCode(), page.body());
