@@ -67,9 +67,11 @@ import org.slf4j.LoggerFactory;
  * ChildProcessWatcher} records every child process's command line and environment while the class
  * runs ({@link #childProcesses()}).
  *
- * <p>A class marked {@link SharedCluster} takes over the cluster the marked class before it in the
- * same JVM used, instead of starting one (about ten seconds of start and stop saved per class);
- * that cluster stops when the JVM ends or when an unmarked class starts.
+ * <p>A class marked {@link SharedCluster} does not start a cluster of its own: in a build it leases
+ * one of the build's {@link ClusterPool} (each cluster in a daemon process, leased by one JVM at a
+ * time, taken over by the next JVM of any module that needs one: as many clusters as forks run at
+ * once instead of one per fork and module); without the pool it takes over the cluster the marked
+ * class before it in the same JVM used. A cluster start costs its six JVMs 15-20 s of CPU.
  *
  * <p>The state is static, one cluster per class at a time: do not run IT classes in parallel in one
  * JVM.

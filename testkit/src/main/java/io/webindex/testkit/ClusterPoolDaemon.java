@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * AccumuloITBase} starts its own (a random instance secret, the root password set through the
  * client API to {@link AccumuloITBase#ROOT_PASSWORD}), describes it in {@code <slot>/}{@value
  * ClusterPool#READY}, and stops and deletes it when no JVM leased it for the idle time, when the
- * build's process ends, or on SIGTERM.
+ * build's process ended and no JVM leases it, or on SIGTERM.
  *
  * <p>Arguments: the slot directory, the idle time in seconds, the build's process id (-1: none),
  * and whether to keep the cluster's directory.
@@ -56,15 +56,18 @@ public final class ClusterPoolDaemon {
         FileChannel.open(slot.resolve(ClusterPool.LEASE_LOCK), StandardOpenOption.WRITE)) {
       while (true) {
         TimeUnit.SECONDS.sleep(1);
-        if (build > 0 && !ProcessHandle.of(build).map(ProcessHandle::isAlive).orElse(false)) {
-          Files.deleteIfExists(slot.resolve(ClusterPool.READY));
-          why = "the build's process " + build + " ended";
-          break;
-        }
+        boolean buildEnded =
+            build > 0 && !ProcessHandle.of(build).map(ProcessHandle::isAlive).orElse(false);
         FileLock probe = ch.tryLock();
         if (probe == null) {
+          // leased (after the build's end too: a JVM of another build in the same tree holds it)
           lastLeased = System.currentTimeMillis();
           continue;
+        }
+        if (buildEnded) {
+          Files.delete(slot.resolve(ClusterPool.READY));
+          why = "the build's process " + build + " ended";
+          break;
         }
         Path released = slot.resolve(ClusterPool.RELEASED);
         long since =
