@@ -217,7 +217,13 @@ final class ClusterPool {
           FileChannel.open(
               slot.resolve(LEASE_LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       lock = channel.lock();
-      daemon = spawn(slot, classPath);
+      try {
+        daemon = spawn(slot, classPath);
+      } catch (IOException | RuntimeException e) {
+        lock.release();
+        channel.close();
+        throw e;
+      }
     }
     long deadline = System.nanoTime() + startTimeout.toNanos();
     Path ready = slot.resolve(READY);
