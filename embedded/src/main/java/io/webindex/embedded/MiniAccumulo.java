@@ -365,7 +365,17 @@ public final class MiniAccumulo {
    */
   public void createUser(String user, String password, Set<SystemPermission> granted)
       throws AccumuloException, AccumuloSecurityException {
-    SecurityOperations security = rootConnector().securityOperations();
+    createUser(rootConnector(), user, password, granted);
+  }
+
+  /**
+   * Creates, through {@code root} (a connector as root of any instance), the local user {@code
+   * user} with {@code password} and exactly the system permissions {@code granted}.
+   */
+  public static void createUser(
+      Connector root, String user, String password, Set<SystemPermission> granted)
+      throws AccumuloException, AccumuloSecurityException {
+    SecurityOperations security = root.securityOperations();
     security.createLocalUser(user, new PasswordToken(password));
     for (SystemPermission p : granted) {
       security.grantSystemPermission(user, p);

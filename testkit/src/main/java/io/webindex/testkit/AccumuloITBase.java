@@ -30,7 +30,6 @@ import org.apache.accumulo.core.client.Scanner;
 import org.apache.accumulo.core.client.TableExistsException;
 import org.apache.accumulo.core.client.TableNotFoundException;
 import org.apache.accumulo.core.client.ZooKeeperInstance;
-import org.apache.accumulo.core.client.admin.SecurityOperations;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.data.Key;
 import org.apache.accumulo.core.data.Value;
@@ -159,10 +158,7 @@ public abstract class AccumuloITBase {
         cluster = shared.cluster();
         connector = shared.connector();
         coordinates = coordinatesOf(cluster);
-        if (watch) {
-          watcher = ChildProcessWatcher.start();
-          watcher.slowDown();
-        }
+        watchIf(watch);
         sweepEarlierTables(connector);
         log.info(
             "MiniAccumulo {} shared with the classes before (zookeepers {}, dir {})",
@@ -200,6 +196,17 @@ public abstract class AccumuloITBase {
               .addShutdownHook(new Thread(AccumuloITBase::stopShared, "stop-shared-mini-accumulo"));
         }
       }
+    }
+  }
+
+  /**
+   * Starts this class's {@link ChildProcessWatcher} when {@code watch}, on a cluster that already
+   * runs (its start's processes are no concern of the class).
+   */
+  private static void watchIf(boolean watch) {
+    if (watch) {
+      watcher = ChildProcessWatcher.start();
+      watcher.slowDown();
     }
   }
 
@@ -258,10 +265,7 @@ public abstract class AccumuloITBase {
       cluster = null;
       connector = leaseConnector;
       coordinates = new Coordinates(c.instanceName(), c.zookeepers(), c.instanceSecret());
-      if (watch) {
-        watcher = ChildProcessWatcher.start();
-        watcher.slowDown();
-      }
+      watchIf(watch);
       sweepEarlierTables(connector);
       return true;
     }
@@ -292,8 +296,7 @@ public abstract class AccumuloITBase {
     }
   }
 
-  private static Connector connect(
-      String instanceName, String zookeepers, String user, String password)
+  static Connector connect(String instanceName, String zookeepers, String user, String password)
       throws AccumuloException, AccumuloSecurityException {
     return new ZooKeeperInstance(
             ClientConfiguration.create().withInstance(instanceName).withZkHosts(zookeepers))
@@ -507,11 +510,7 @@ public abstract class AccumuloITBase {
    */
   protected static void createUser(String user, String password, SystemPermission... granted) {
     try {
-      SecurityOperations security = connector().securityOperations();
-      security.createLocalUser(user, new PasswordToken(password));
-      for (SystemPermission p : Set.copyOf(List.of(granted))) {
-        security.grantSystemPermission(user, p);
-      }
+      MiniAccumulo.createUser(connector(), user, password, Set.copyOf(List.of(granted)));
     } catch (AccumuloException | AccumuloSecurityException e) {
       throw new IllegalStateException("cannot create user " + user, e);
     }

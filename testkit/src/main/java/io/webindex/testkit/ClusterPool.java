@@ -63,7 +63,10 @@ final class ClusterPool {
   /** The daemon's output. */
   static final String DAEMON_LOG = "daemon.log";
 
-  /** The daemon's class path, one entry per line, written by testkit's build. */
+  /**
+   * The daemon's class path as testkit's build writes it ({@code build-classpath}: the entries
+   * joined by the path separator).
+   */
   static final String CLASSPATH_RESOURCE = "io/webindex/testkit/cluster-daemon.classpath";
 
   private static final String SLOT_PREFIX = "slot-";
@@ -105,40 +108,19 @@ final class ClusterPool {
     }
   }
 
-  /** A JVM's hold on one cluster of the pool, until {@link #close()} or the JVM's end. */
-  static final class Lease implements AutoCloseable {
-    private final Path slot;
-    private final Cluster cluster;
-    private final FileChannel channel;
-    private final FileLock lock;
-    private final boolean started;
-
-    private Lease(Path slot, Cluster cluster, FileChannel channel, FileLock lock, boolean started) {
-      this.slot = slot;
-      this.cluster = cluster;
-      this.channel = channel;
-      this.lock = lock;
-      this.started = started;
-    }
-
-    Cluster cluster() {
-      return cluster;
-    }
-
-    Path slot() {
-      return slot;
-    }
-
-    /** Whether this lease started the slot's daemon (else it took over a cluster another left). */
-    boolean started() {
-      return started;
-    }
-
+  /**
+   * A JVM's hold on one cluster of the pool, until {@link #close()} or the JVM's end: the lock on
+   * the slot's {@value #LEASE_LOCK}, held through {@code channel} (closing it releases the lock).
+   *
+   * @param started whether this lease started the slot's daemon (else it took over a cluster
+   *     another JVM gave up)
+   */
+  record Lease(Path slot, Cluster cluster, FileChannel channel, boolean started)
+      implements AutoCloseable {
     @Override
     public void close() {
       try {
         touch(slot.resolve(RELEASED));
-        lock.release();
         channel.close();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -198,7 +180,6 @@ final class ClusterPool {
     Files.createDirectories(pool);
     Path slot;
     FileChannel channel;
-    FileLock lock;
     Process daemon;
     try (FileChannel poolChannel =
             FileChannel.open(
@@ -216,11 +197,10 @@ final class ClusterPool {
       channel =
           FileChannel.open(
               slot.resolve(LEASE_LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      lock = channel.lock();
+      channel.lock();
       try {
         daemon = spawn(slot, classPath);
       } catch (IOException | RuntimeException e) {
-        lock.release();
         channel.close();
         throw e;
       }
@@ -228,14 +208,13 @@ final class ClusterPool {
     long deadline = System.nanoTime() + startTimeout.toNanos();
     Path ready = slot.resolve(READY);
     while (true) {
-      Optional<Cluster> c = Files.exists(ready) ? Cluster.read(ready) : Optional.empty();
+      Optional<Cluster> c = Cluster.read(ready);
       if (c.isPresent()) {
-        return new Lease(slot, c.get(), channel, lock, true);
+        return new Lease(slot, c.get(), channel, true);
       }
       if (!daemon.isAlive() || System.nanoTime() > deadline) {
         boolean died = !daemon.isAlive();
         daemon.destroy();
-        lock.release();
         channel.close();
         throw new IllegalStateException(
             (died
@@ -281,9 +260,8 @@ final class ClusterPool {
       Optional<Cluster> c = Cluster.read(slot.resolve(READY));
       if (c.isPresent()
           && ProcessHandle.of(c.get().daemonPid()).map(ProcessHandle::isAlive).orElse(false)) {
-        return Optional.of(new Lease(slot, c.get(), ch, lk, false));
+        return Optional.of(new Lease(slot, c.get(), ch, false));
       }
-      lk.release();
       ch.close();
     }
     return Optional.empty();

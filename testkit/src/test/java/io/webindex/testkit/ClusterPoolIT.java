@@ -9,8 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.accumulo.core.client.Connector;
-import org.apache.accumulo.core.client.ZooKeeperInstance;
-import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,7 +65,7 @@ class ClusterPoolIT {
   }
 
   private static Connector rootOf(ClusterPool.Cluster c) throws Exception {
-    return new ZooKeeperInstance(c.instanceName(), c.zookeepers())
-        .getConnector(AccumuloITBase.ROOT_USER, new PasswordToken(AccumuloITBase.ROOT_PASSWORD));
+    return AccumuloITBase.connect(
+        c.instanceName(), c.zookeepers(), AccumuloITBase.ROOT_USER, AccumuloITBase.ROOT_PASSWORD);
   }
 }
