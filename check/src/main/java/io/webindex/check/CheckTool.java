@@ -17,6 +17,7 @@ import io.webindex.store.ServedState;
 import io.webindex.store.StoreException;
 import io.webindex.store.ToolConfig;
 import io.webindex.store.ToolMain;
+import io.webindex.store.mapreduce.Jobs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -176,7 +177,7 @@ public final class CheckTool extends Configured implements Tool {
                 () ->
                     new IllegalArgumentException("no run " + o.runId() + " in " + cfg.metaTable()));
     Configuration conf = new Configuration(hadoop);
-    conf.setIfUnset("mapreduce.client.completion.pollinterval", "50");
+    Jobs.setUnlessConfigured(conf, "mapreduce.client.completion.pollinterval", "50");
     CheckReport report;
     long applied;
     ServedState served = o.actual() == null ? ServedState.read(registry, cfg) : null;

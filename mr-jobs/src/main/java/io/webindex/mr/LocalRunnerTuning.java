@@ -10,6 +10,13 @@ final class LocalRunnerTuning {
   /** The smallest sort buffer the local runner sets, in MB. */
   static final int MIN_SORT_MB = 16;
 
+  /**
+   * How many times the bytes of the raw input a map task's output may be, at most: a gzipped page
+   * file expands about five to ten times, and job 1 writes each link as a reference carrying both
+   * URIs. A sort buffer larger than the run's whole input times this holds nothing more.
+   */
+  static final int INPUT_EXPANSION = 8;
+
   /** Share of the heap Hadoop lets one reducer's shuffle hold in memory (its default). */
   static final double SHUFFLE_HEAP_SHARE = 0.70;
 
@@ -25,13 +32,20 @@ final class LocalRunnerTuning {
    * each local reducer's in-memory shuffle gets what a sort buffer gets (at most its share of 70 %
    * of the heap), through {@code mapreduce.reduce.memory.totalbytes}, the heap size the shuffle
    * sizes itself from: in either phase the JVM holds at most the parallel tasks times {@code
-   * io.sort.mb} of records, whatever the input's size and the heap given.
+   * io.sort.mb} of records, whatever the input's size and the heap given. And a small run's map
+   * tasks get a buffer of {@link #INPUT_EXPANSION} times its input (at least {@link #MIN_SORT_MB}):
+   * a task allocates its whole buffer as it starts, and with Hadoop's 100 MB a recompute of a few
+   * hundred pages allocated 100 MB per map task, too large for the young generation, so that every
+   * few tasks filled the old one (`OperatorGuardsIT`'s test JVM: 10.3 of its 13.5 GB allocated and
+   * 35 full collections, against 1.6 of 3.5 GB and 2; docs/performance.md).
+   *
+   * @param inputBytes the run's raw input in bytes, or a negative number when not known
    */
-  static void tune(Configuration conf) {
-    tune(conf, Runtime.getRuntime().maxMemory());
+  static void tune(Configuration conf, long inputBytes) {
+    tune(conf, Runtime.getRuntime().maxMemory(), inputBytes);
   }
 
-  static void tune(Configuration conf, long maxHeap) {
+  static void tune(Configuration conf, long maxHeap, long inputBytes) {
     if (Jobs.runLocally(conf)) {
       setIfUnset(conf, "mapreduce.client.completion.pollinterval", "50");
       setIfUnset(conf, "mapreduce.local.map.tasks.maximum", "2");
@@ -42,7 +56,11 @@ final class LocalRunnerTuning {
       // a map task allocates its whole sort buffer as it starts: at most a quarter of the heap
       // among the parallel maps (a small heap failed there at once, in Hadoop's 100 MB default)
       int maps = Math.max(1, conf.getInt("mapreduce.local.map.tasks.maximum", 1));
-      long sortMb = Math.max(MIN_SORT_MB, Math.min(100, (maxHeap >> 20) / 4 / maps));
+      long sortMb = Math.min(100, (maxHeap >> 20) / 4 / maps);
+      if (inputBytes >= 0) {
+        sortMb = Math.min(sortMb, (inputBytes * INPUT_EXPANSION + (1L << 20) - 1) >> 20);
+      }
+      sortMb = Math.max(MIN_SORT_MB, sortMb);
       setIfUnset(conf, "mapreduce.task.io.sort.mb", Long.toString(sortMb));
       int reducers = Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
       long sortBuffer = conf.getInt("mapreduce.task.io.sort.mb", 100) * (1L << 20);
@@ -54,9 +72,8 @@ final class LocalRunnerTuning {
     }
   }
 
+  /** {@link Jobs#setUnlessConfigured}: Hadoop's own defaults do not count as settings. */
   private static void setIfUnset(Configuration conf, String key, String value) {
-    if (conf.get(key) == null) {
-      conf.set(key, value);
-    }
+    Jobs.setUnlessConfigured(conf, key, value);
   }
 }

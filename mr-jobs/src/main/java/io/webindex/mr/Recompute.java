@@ -121,7 +121,6 @@ final class Recompute {
   Optional<RunRecord> run(WebindexConfig cfg, Long requestedSnapshot, String runId, boolean restart)
       throws Exception {
     Configuration conf = new Configuration(hadoop);
-    LocalRunnerTuning.tune(conf);
     if (cfg.storeRoot().isEmpty()) {
       throw new UserError("no raw page store: set " + WebindexConfig.STORE_ROOT);
     }
@@ -134,6 +133,7 @@ final class Recompute {
     if (read.isEmpty()) {
       throw new UserError("no batch <= snapshot " + requestedSnapshot + " under " + batchesDir);
     }
+    LocalRunnerTuning.tune(conf, Jobs.runLocally(conf) ? inputBytes(read, conf) : -1);
     long snapshot = read.get(read.size() - 1).seq();
     List<Path> inputs = new ArrayList<>();
     List<String> inputNames = new ArrayList<>();
@@ -679,5 +679,17 @@ final class Recompute {
         }
       }
     }
+  }
+
+  /**
+   * The bytes of every file in the batches a run reads (the local runner sizes its buffers by it).
+   */
+  private static long inputBytes(List<RawPageStore.Batch> batches, Configuration conf)
+      throws IOException {
+    long bytes = 0;
+    for (RawPageStore.Batch b : batches) {
+      bytes += b.dir().getFileSystem(conf).getContentSummary(b.dir()).getLength();
+    }
+    return bytes;
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
@@ -47,6 +48,23 @@ public final class Jobs {
   public static final String TAG = "webindex";
 
   private Jobs() {}
+
+  /**
+   * Sets {@code key} to {@code value} unless a configuration file, the command line or the code set
+   * it: a value that only Hadoop's {@code *-default.xml} gives counts as unset. (Once a JVM has
+   * loaded {@code JobConf}, every configuration in it reads {@code mapred-default.xml}, and
+   * Hadoop's own {@code setIfUnset} takes its values, e.g. a 5 s completion poll, for settings.)
+   */
+  public static void setUnlessConfigured(Configuration conf, String key, String value) {
+    String[] sources = conf.getPropertySources(key);
+    boolean onlyDefaults =
+        sources != null
+            && sources.length > 0
+            && Arrays.stream(sources).allMatch(s -> s.endsWith("-default.xml"));
+    if (conf.get(key) == null || onlyDefaults) {
+      conf.set(key, value);
+    }
+  }
 
   /**
    * Whether jobs of {@code conf} run on Hadoop's local job runner, in this process ({@code

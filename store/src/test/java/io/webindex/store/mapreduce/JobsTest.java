@@ -23,6 +23,23 @@ import org.junit.jupiter.api.io.TempDir;
 class JobsTest {
   /** Where jobs run, as Hadoop reads it: unset is its default, the local job runner. */
   @Test
+  void hadoopsDefaultsAreNotSettings() {
+    // a JobConf reads mapred-default.xml, as every configuration of a JVM that loaded JobConf does
+    Configuration conf = new org.apache.hadoop.mapred.JobConf();
+    assertEquals("5000", conf.get("mapreduce.client.completion.pollinterval"));
+    Jobs.setUnlessConfigured(conf, "mapreduce.client.completion.pollinterval", "50");
+    assertEquals("50", conf.get("mapreduce.client.completion.pollinterval"));
+    // set in code (or a site file, or -D): kept
+    conf.set("mapreduce.task.io.sort.mb", "64");
+    Jobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", "16");
+    assertEquals("64", conf.get("mapreduce.task.io.sort.mb"));
+    // not set at all: set
+    Configuration bare = new Configuration(false);
+    Jobs.setUnlessConfigured(bare, "webindex.example", "1");
+    assertEquals("1", bare.get("webindex.example"));
+  }
+
+  @Test
   void runLocallyUnlessAFrameworkIsNamed() {
     Configuration conf = new Configuration(false);
     assertTrue(Jobs.runLocally(conf));
