@@ -47,12 +47,12 @@ final class LocalRunnerTuning {
 
   static void tune(Configuration conf, long maxHeap, long inputBytes) {
     if (Jobs.runLocally(conf)) {
-      setIfUnset(conf, "mapreduce.client.completion.pollinterval", "50");
-      setIfUnset(conf, "mapreduce.local.map.tasks.maximum", "2");
-      setIfUnset(conf, "mapreduce.local.reduce.tasks.maximum", "2");
+      Jobs.setUnlessConfigured(conf, "mapreduce.client.completion.pollinterval", "50");
+      Jobs.setUnlessConfigured(conf, "mapreduce.local.map.tasks.maximum", "2");
+      Jobs.setUnlessConfigured(conf, "mapreduce.local.reduce.tasks.maximum", "2");
       // job 2's reducers each merge the outputs of every map task (about 40 at 1M pages): in one
       // pass instead of Hadoop's default of 10 segments a pass
-      setIfUnset(conf, "mapreduce.task.io.sort.factor", "100");
+      Jobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.factor", "100");
       // a map task allocates its whole sort buffer as it starts: at most a quarter of the heap
       // among the parallel maps (a small heap failed there at once, in Hadoop's 100 MB default)
       int maps = Math.max(1, conf.getInt("mapreduce.local.map.tasks.maximum", 1));
@@ -61,19 +61,14 @@ final class LocalRunnerTuning {
         sortMb = Math.min(sortMb, (inputBytes * INPUT_EXPANSION + (1L << 20) - 1) >> 20);
       }
       sortMb = Math.max(MIN_SORT_MB, sortMb);
-      setIfUnset(conf, "mapreduce.task.io.sort.mb", Long.toString(sortMb));
+      Jobs.setUnlessConfigured(conf, "mapreduce.task.io.sort.mb", Long.toString(sortMb));
       int reducers = Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
       long sortBuffer = conf.getInt("mapreduce.task.io.sort.mb", 100) * (1L << 20);
       long inMemory = Math.min(sortBuffer, (long) (maxHeap * SHUFFLE_HEAP_SHARE / reducers));
       double share =
           conf.getDouble("mapreduce.reduce.shuffle.input.buffer.percent", SHUFFLE_HEAP_SHARE);
-      setIfUnset(
+      Jobs.setUnlessConfigured(
           conf, "mapreduce.reduce.memory.totalbytes", Long.toString((long) (inMemory / share)));
     }
-  }
-
-  /** {@link Jobs#setUnlessConfigured}: Hadoop's own defaults do not count as settings. */
-  private static void setIfUnset(Configuration conf, String key, String value) {
-    Jobs.setUnlessConfigured(conf, key, value);
   }
 }

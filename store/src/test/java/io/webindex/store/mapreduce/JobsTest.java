@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JobsTest {
-  /** Where jobs run, as Hadoop reads it: unset is its default, the local job runner. */
   @Test
   void hadoopsDefaultsAreNotSettings() {
     // a JobConf reads mapred-default.xml, as every configuration of a JVM that loaded JobConf does
@@ -39,6 +38,7 @@ class JobsTest {
     assertEquals("1", bare.get("webindex.example"));
   }
 
+  /** Where jobs run, as Hadoop reads it: unset is its default, the local job runner. */
   @Test
   void runLocallyUnlessAFrameworkIsNamed() {
     Configuration conf = new Configuration(false);
