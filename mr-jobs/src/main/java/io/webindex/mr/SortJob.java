@@ -23,7 +23,7 @@ import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 
 /**
@@ -69,9 +69,9 @@ public final class SortJob {
     c.setInt(LatestJob.FLUO_BUCKETS, fluoBuckets);
     AccumuloFileOutputFormat.setCompressionType(job, compression);
     job.setJarByClass(SortJob.class);
-    job.setInputFormatClass(SequenceFileInputFormat.class);
+    job.setInputFormatClass(CompressedSequenceFiles.InputFormat.class);
     for (Path p : inputs) {
-      SequenceFileInputFormat.addInputPath(job, p);
+      FileInputFormat.addInputPath(job, p);
     }
     job.setMapperClass(IdentityMapper.class);
     job.setMapOutputKeyClass(CellKey.class);

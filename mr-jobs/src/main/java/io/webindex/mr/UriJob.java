@@ -41,7 +41,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 
 /**
@@ -121,9 +121,9 @@ public final class UriJob {
     AccumuloFileOutputFormat.setCompressionType(job, compression);
     CompressedSequenceFiles.setCodec(job, compression);
     job.setJarByClass(UriJob.class);
-    job.setInputFormatClass(SequenceFileInputFormat.class);
+    job.setInputFormatClass(CompressedSequenceFiles.InputFormat.class);
     for (Path p : refs) {
-      SequenceFileInputFormat.addInputPath(job, p);
+      FileInputFormat.addInputPath(job, p);
     }
     job.setMapperClass(IdentityMapper.class);
     job.setMapOutputKeyClass(Text.class);

@@ -12,21 +12,30 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.DataInputBuffer;
+import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.io.compress.SnappyCodec;
+import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The recompute's intermediate SequenceFiles: block-compressed with the configured codec. */
+/**
+ * The recompute's intermediate SequenceFiles: block-compressed with the configured codec, read back
+ * by their input format.
+ */
 class CompressedSequenceFilesTest {
   @TempDir Path dir;
 
@@ -51,6 +60,51 @@ class CompressedSequenceFilesTest {
         assertEquals(List.of("a=1", "b=2", "c=3"), read, compression);
       }
     }
+  }
+
+  /**
+   * The input format reads every record of every file back, in splits that are not Hadoop's
+   * FileSplits (whose map tasks look up the file system's byte statistics around every record) and
+   * that survive the serialisation a map task reads them through.
+   */
+  @Test
+  void theInputFormatReadsEveryRecordInSplitsThatAreNotFileSplits() throws Exception {
+    Path snappy = write("snappy");
+    Path plain = write("none");
+    Job job = Job.getInstance(new Configuration());
+    // small splits: a split per block of the plain file as well
+    job.getConfiguration().setLong("mapreduce.input.fileinputformat.split.maxsize", 64);
+    for (Path p : List.of(snappy, plain)) {
+      FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(p.toUri()));
+    }
+    CompressedSequenceFiles.InputFormat<Text, LongWritable> format =
+        new CompressedSequenceFiles.InputFormat<>();
+    List<InputSplit> splits = format.getSplits(job);
+    assertTrue(splits.size() >= 2, splits.toString());
+    List<String> read = new ArrayList<>();
+    for (InputSplit split : splits) {
+      assertFalse(split instanceof FileSplit, split.toString());
+      // as a map task gets it: written by the job client, read back from its bytes
+      DataOutputBuffer out = new DataOutputBuffer();
+      ((CompressedSequenceFiles.Split) split).write(out);
+      DataInputBuffer in = new DataInputBuffer();
+      in.reset(out.getData(), out.getLength());
+      CompressedSequenceFiles.Split copy = new CompressedSequenceFiles.Split();
+      copy.readFields(in);
+      assertEquals(split.getLength(), copy.getLength());
+      assertEquals(split.toString(), copy.toString());
+      TaskAttemptContext ctx =
+          new TaskAttemptContextImpl(
+              job.getConfiguration(), TaskAttemptID.forName("attempt_1_0001_m_000000_0"));
+      try (RecordReader<Text, LongWritable> r = format.createRecordReader(copy, ctx)) {
+        r.initialize(copy, ctx);
+        while (r.nextKeyValue()) {
+          read.add(r.getCurrentKey() + "=" + r.getCurrentValue().get());
+        }
+      }
+    }
+    read.sort(null);
+    assertEquals(List.of("a=1", "a=1", "b=2", "b=2", "c=3", "c=3"), read);
   }
 
   @Test
