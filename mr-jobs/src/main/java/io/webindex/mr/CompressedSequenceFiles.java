@@ -20,6 +20,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileRecordReader;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 
@@ -96,9 +97,8 @@ final class CompressedSequenceFiles {
     }
 
     @Override
-    public RecordReader<K, V> createRecordReader(InputSplit split, TaskAttemptContext context)
-        throws IOException, InterruptedException {
-      return new Reader<>(files.createRecordReader(((Split) split).file, context));
+    public RecordReader<K, V> createRecordReader(InputSplit split, TaskAttemptContext context) {
+      return new Reader<>();
     }
   }
 
@@ -146,43 +146,12 @@ final class CompressedSequenceFiles {
     }
   }
 
-  /** The SequenceFile reader of a {@link Split}'s file split. */
-  private static final class Reader<K, V> extends RecordReader<K, V> {
-    private final RecordReader<K, V> in;
-
-    Reader(RecordReader<K, V> in) {
-      this.in = in;
-    }
-
+  /** Hadoop's SequenceFile reader, given the file split inside a {@link Split}. */
+  private static final class Reader<K, V> extends SequenceFileRecordReader<K, V> {
     @Override
     public void initialize(InputSplit split, TaskAttemptContext context)
         throws IOException, InterruptedException {
-      in.initialize(((Split) split).file, context);
-    }
-
-    @Override
-    public boolean nextKeyValue() throws IOException, InterruptedException {
-      return in.nextKeyValue();
-    }
-
-    @Override
-    public K getCurrentKey() throws IOException, InterruptedException {
-      return in.getCurrentKey();
-    }
-
-    @Override
-    public V getCurrentValue() throws IOException, InterruptedException {
-      return in.getCurrentValue();
-    }
-
-    @Override
-    public float getProgress() throws IOException, InterruptedException {
-      return in.getProgress();
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
+      super.initialize(((Split) split).file, context);
     }
   }
 }

@@ -133,7 +133,6 @@ final class Recompute {
     if (read.isEmpty()) {
       throw new UserError("no batch <= snapshot " + requestedSnapshot + " under " + batchesDir);
     }
-    LocalRunnerTuning.tune(conf, Jobs.runLocally(conf) ? inputBytes(read, conf) : -1);
     long snapshot = read.get(read.size() - 1).seq();
     List<Path> inputs = new ArrayList<>();
     List<String> inputNames = new ArrayList<>();
@@ -176,11 +175,15 @@ final class Recompute {
       if (!workFs.mkdirs(runDir)) {
         throw new StoreException("cannot create the run's work directory " + runDir);
       }
+      // the input's size sizes the local runner's buffers and job 1's sampling
+      long inputBytes = SplitSampling.inputBytes(conf, inputs);
+      LocalRunnerTuning.tune(conf, inputBytes);
       Splits splits =
           runJobs(
               conf,
               cfg,
               inputs,
+              inputBytes,
               batchesDir,
               runDir,
               workFs,
@@ -344,6 +347,7 @@ final class Recompute {
       Configuration conf,
       WebindexConfig cfg,
       List<Path> inputs,
+      long inputBytes,
       Path batchesDir,
       Path runDir,
       FileSystem workFs,
@@ -365,7 +369,7 @@ final class Recompute {
             inputs,
             latestOut,
             tablets,
-            SplitSampling.sampleEvery(conf, inputs, tablets));
+            SplitSampling.sampleEvery(inputBytes, tablets));
     runJob(latest, "latest", counters, runDir);
     if (counters.getOrDefault("read." + ReadCounter.PAGES.name(), 0L) == 0) {
       // job 1 wrote no references, and job 2 would fail on its missing input
@@ -679,17 +683,5 @@ final class Recompute {
         }
       }
     }
-  }
-
-  /**
-   * The bytes of every file in the batches a run reads (the local runner sizes its buffers by it).
-   */
-  private static long inputBytes(List<RawPageStore.Batch> batches, Configuration conf)
-      throws IOException {
-    long bytes = 0;
-    for (RawPageStore.Batch b : batches) {
-      bytes += b.dir().getFileSystem(conf).getContentSummary(b.dir()).getLength();
-    }
-    return bytes;
   }
 }

@@ -29,17 +29,22 @@ final class SplitSampling {
   /** Samples per tablet job 1 aims for. */
   static final long SAMPLES_PER_TABLET = 1000;
 
-  /**
-   * How often job 1 samples a reference's URI: about {@link #SAMPLES_PER_TABLET} samples per
-   * tablet, estimated from the input's size (compressed input yields fewer, which still splits
-   * evenly).
-   */
-  static long sampleEvery(Configuration conf, List<Path> inputs, int tablets) throws IOException {
+  /** The bytes of every file under {@code inputs} (a run's batch directories). */
+  static long inputBytes(Configuration conf, List<Path> inputs) throws IOException {
     long bytes = 0;
     for (Path p : inputs) {
       bytes += p.getFileSystem(conf).getContentSummary(p).getLength();
     }
-    return Math.max(1, bytes / INPUT_BYTES_PER_REF / (tablets * SAMPLES_PER_TABLET));
+    return bytes;
+  }
+
+  /**
+   * How often job 1 samples a reference's URI: about {@link #SAMPLES_PER_TABLET} samples per
+   * tablet, estimated from the input's size in bytes (compressed input yields fewer, which still
+   * splits evenly).
+   */
+  static long sampleEvery(long inputBytes, int tablets) {
+    return Math.max(1, inputBytes / INPUT_BYTES_PER_REF / (tablets * SAMPLES_PER_TABLET));
   }
 
   /** The URIs job 1 sampled. */
