@@ -150,7 +150,7 @@ class RecomputeFaultIT extends AccumuloITBase {
     if (sharedPrefix != null) {
       return;
     }
-    String prefix = newTableName("fault");
+    String prefix = newClassTableName("fault");
     Path conf = writeWebindexConf(shared, prefix, "webindex.recompute.tablets=2");
     writeWeb(shared.resolve("store"), 17, 90, 2);
     Result served = recompute(conf, "--run", "served");

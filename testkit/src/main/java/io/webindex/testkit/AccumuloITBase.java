@@ -13,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map.Entry;
@@ -20,8 +21,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
 import org.apache.accumulo.core.client.ClientConfiguration;
@@ -37,7 +41,9 @@ import org.apache.accumulo.core.security.Authorizations;
 import org.apache.accumulo.core.security.SystemPermission;
 import org.apache.accumulo.minicluster.MiniAccumuloCluster;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -136,8 +142,11 @@ public abstract class AccumuloITBase {
 
   private record Shared(Path dir, MiniAccumulo cluster, Connector connector) {}
 
-  /** Drops the tables the classes before left on the shared cluster, while the next one runs. */
-  private static Thread sweeper;
+  /**
+   * Drops tables in the background: those the classes before left on the shared cluster, while the
+   * next one runs, and each test's once it ended.
+   */
+  private static ExecutorService dropper;
 
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -273,7 +282,7 @@ public abstract class AccumuloITBase {
 
   /** Gives this JVM's lease on a cluster of the pool up, if it holds one. */
   private static synchronized void releaseLease() {
-    stopSweeper();
+    stopDropper();
     ClusterPool.Lease l = lease;
     lease = null;
     leaseConnector = null;
@@ -304,66 +313,126 @@ public abstract class AccumuloITBase {
   }
 
   /**
-   * Drops, in a thread of its own, every table the classes before this one left on the shared
-   * cluster (none of them is this class's: its tables get names no class used before). A cluster
-   * that keeps hundreds of tables (a fork's classes recompute, initialise and reconcile dozens of
-   * runs) costs every later class: with 300 tables of four tablets, the idle master, ZooKeeper and
-   * garbage collector used about 2.5 times the CPU of an empty cluster, and a split or a delete
-   * took a second instead of 0.15 s. One table at a time, so that the master's other FATE threads
-   * stay free for this class.
+   * Drops, in the background, every table the classes before this one left on the shared cluster
+   * (none of them is this class's: its tables get names no class used before). A cluster that keeps
+   * hundreds of tables (a fork's classes recompute, initialise and reconcile dozens of runs) costs
+   * every later class: with 300 tables of four tablets, the idle master, ZooKeeper and garbage
+   * collector used about 2.5 times the CPU of an empty cluster, and a split or a delete took a
+   * second instead of 0.15 s.
    */
   private static synchronized void sweepEarlierTables(Connector conn) {
-    stopSweeper();
-    List<String> left = new ArrayList<>();
+    stopDropper();
+    Set<String> left = new HashSet<>();
     for (String t : conn.tableOperations().list()) {
       if (!t.startsWith("accumulo.")) {
         left.add(t);
       }
     }
-    if (left.isEmpty()) {
-      return;
+    if (!left.isEmpty()) {
+      dropInBackground(conn, left::contains, "of the earlier classes");
     }
-    Thread t =
-        new Thread(
-            () -> {
-              long start = System.nanoTime();
-              int dropped = 0;
-              for (String table : left) {
-                if (Thread.currentThread().isInterrupted()) {
-                  break;
-                }
-                try {
-                  conn.tableOperations().delete(table);
-                  dropped++;
-                } catch (TableNotFoundException gone) {
-                  // dropped by its class already
-                } catch (AccumuloException | AccumuloSecurityException | RuntimeException e) {
-                  log.info("could not drop {} of an earlier class: {}", table, e.toString());
-                }
-              }
-              log.info(
-                  "dropped {} of {} tables of the earlier classes in {} ms",
-                  dropped,
-                  left.size(),
-                  TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-            },
-            "drop-tables-of-earlier-classes");
-    t.setDaemon(true);
-    t.start();
-    sweeper = t;
   }
 
   /**
-   * Stops the sweeper, if one runs, and waits a moment for it (a delete under way ends when the
-   * master answers, or fails when the cluster stops).
+   * The table names {@link #newTableName} handed out while the running test method (its
+   * {@code @BeforeEach} methods included) ran; null outside of one.
    */
-  private static synchronized void stopSweeper() {
-    Thread t = sweeper;
-    sweeper = null;
-    if (t != null) {
-      t.interrupt();
+  private static List<String> testTableNames;
+
+  @BeforeEach
+  void startTestTableNames() {
+    synchronized (AccumuloITBase.class) {
+      testTableNames = new ArrayList<>();
+    }
+  }
+
+  /**
+   * Drops, in the background, the tables of the test that just ended: every table named by {@link
+   * #newTableName} in it, and every table whose name starts with such a name and {@code _} (the
+   * runs', history, frontier, meta and Fluo tables the commands create under a table prefix). The
+   * master asks ZooKeeper about every table of the cluster on each pass of its tablet watchers, and
+   * every table operation wakes them: a cluster that keeps the tables of the tests before pays for
+   * them in each later table operation (docs/testing.md). Tables named in {@code @BeforeAll} belong
+   * to the class and stay until the next class's sweep.
+   */
+  @AfterEach
+  void dropTestTables(TestInfo info) {
+    List<String> names;
+    Connector conn;
+    synchronized (AccumuloITBase.class) {
+      names = testTableNames;
+      testTableNames = null;
+      conn = connector;
+    }
+    if (names == null || names.isEmpty() || conn == null) {
+      return;
+    }
+    List<String> owned = List.copyOf(names);
+    dropInBackground(
+        conn,
+        t -> owned.stream().anyMatch(n -> t.equals(n) || t.startsWith(n + "_")),
+        "of " + info.getDisplayName());
+  }
+
+  /**
+   * Drops the tables {@code which} accepts (Accumulo's own never), one at a time, in this JVM's
+   * dropper thread, so that the master's other FATE threads stay free for the tests.
+   */
+  private static synchronized void dropInBackground(
+      Connector conn, Predicate<String> which, String whose) {
+    if (dropper == null) {
+      dropper =
+          Executors.newSingleThreadExecutor(
+              r -> {
+                Thread t = new Thread(r, "drop-tables");
+                t.setDaemon(true);
+                return t;
+              });
+    }
+    dropper.execute(
+        () -> {
+          long start = System.nanoTime();
+          List<String> tables = new ArrayList<>();
+          for (String t : conn.tableOperations().list()) {
+            if (!t.startsWith("accumulo.") && which.test(t)) {
+              tables.add(t);
+            }
+          }
+          int dropped = 0;
+          for (String table : tables) {
+            if (Thread.currentThread().isInterrupted()) {
+              break;
+            }
+            try {
+              conn.tableOperations().delete(table);
+              dropped++;
+            } catch (TableNotFoundException gone) {
+              // dropped by its test already
+            } catch (AccumuloException | AccumuloSecurityException | RuntimeException e) {
+              log.info("could not drop {} {}: {}", table, whose, e.toString());
+            }
+          }
+          log.info(
+              "dropped {} of {} tables {} in {} ms",
+              dropped,
+              tables.size(),
+              whose,
+              TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        });
+  }
+
+  /**
+   * Stops the dropper, if one runs, and waits a moment for it (a delete under way ends when the
+   * master answers, or fails when the cluster stops); what it had not dropped yet, the next class's
+   * sweep drops.
+   */
+  private static synchronized void stopDropper() {
+    ExecutorService d = dropper;
+    dropper = null;
+    if (d != null) {
+      d.shutdownNow();
       try {
-        t.join(TimeUnit.SECONDS.toMillis(1));
+        d.awaitTermination(1, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -372,7 +441,7 @@ public abstract class AccumuloITBase {
 
   /** Stops and deletes the shared cluster, if one runs. */
   private static synchronized void stopShared() {
-    stopSweeper();
+    stopDropper();
     Shared s = shared;
     shared = null;
     if (s != null) {
@@ -405,6 +474,7 @@ public abstract class AccumuloITBase {
       if (shared != null && shared.cluster() == mac) {
         return; // the next SharedCluster class takes it over
       }
+      stopDropper(); // the cluster stops: nothing left to drop
     }
     stop(mac, dir);
   }
@@ -571,9 +641,31 @@ public abstract class AccumuloITBase {
 
   /**
    * A table name not used before in this JVM, starting with {@code hint} reduced to the characters
-   * Accumulo allows; the table is not created.
+   * Accumulo allows; the table is not created. Asked for in a test (or its {@code @BeforeEach}),
+   * the tables of that name and under it as a prefix are dropped after the test ({@link
+   * #dropTestTables}); asked for in {@code @BeforeAll}, they belong to the class ({@link
+   * #newClassTableName}).
    */
   protected static String newTableName(String hint) {
+    String name = uniqueTableName(hint);
+    synchronized (AccumuloITBase.class) {
+      if (testTableNames != null) {
+        testTableNames.add(name);
+      }
+    }
+    return name;
+  }
+
+  /**
+   * A table name like {@link #newTableName(String)}'s that belongs to the class, not to the test
+   * that asks for it: for state that several tests share and the first of them to need it makes.
+   * Its tables are not dropped after that test (only by the next class's sweep).
+   */
+  protected static String newClassTableName(String hint) {
+    return uniqueTableName(hint);
+  }
+
+  private static String uniqueTableName(String hint) {
     String clean = hint.replaceAll("[^A-Za-z0-9_]", "_").toLowerCase(Locale.ROOT);
     if (clean.isEmpty()) {
       clean = "t";
