@@ -151,6 +151,10 @@ public abstract class AccumuloITBase {
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   static void startAccumulo(TestInfo info) throws Exception {
+    synchronized (AccumuloITBase.class) {
+      runningTests = 0; // a class starts: no test runs (the sweep below drops what any left)
+      testTableNames.clear();
+    }
     boolean share =
         info.getTestClass().map(c -> c.isAnnotationPresent(SharedCluster.class)).orElse(false);
     boolean watch =
@@ -334,15 +338,21 @@ public abstract class AccumuloITBase {
   }
 
   /**
-   * The table names {@link #newTableName} handed out while the running test method (its
-   * {@code @BeforeEach} methods included) ran; null outside of one.
+   * The table names {@link #newTableName} handed out while test methods (their {@code @BeforeEach}
+   * methods included) ran, since none ran.
    */
-  private static List<String> testTableNames;
+  private static final List<String> testTableNames = new ArrayList<>();
+
+  /**
+   * The test methods running now: one, unless a class runs its tests side by side (then the tables
+   * of those that overlapped are dropped when the last of them ends).
+   */
+  private static int runningTests;
 
   @BeforeEach
   void startTestTableNames() {
     synchronized (AccumuloITBase.class) {
-      testTableNames = new ArrayList<>();
+      runningTests++;
     }
   }
 
@@ -353,21 +363,26 @@ public abstract class AccumuloITBase {
    * master asks ZooKeeper about every table of the cluster on each pass of its tablet watchers, and
    * every table operation wakes them: a cluster that keeps the tables of the tests before pays for
    * them in each later table operation (docs/testing.md). Tables named in {@code @BeforeAll} belong
-   * to the class and stay until the next class's sweep.
+   * to the class and stay until the next class's sweep. When tests run side by side, the tables of
+   * those that overlapped are dropped once the last of them has ended.
    */
   @AfterEach
   void dropTestTables(TestInfo info) {
-    List<String> names;
+    log.info(info.getDisplayName(), runningTests, testTableNames);
+    List<String> owned;
     Connector conn;
     synchronized (AccumuloITBase.class) {
-      names = testTableNames;
-      testTableNames = null;
+      runningTests = Math.max(0, runningTests - 1);
+      if (runningTests > 0) {
+        return;
+      }
+      owned = List.copyOf(testTableNames);
+      testTableNames.clear();
       conn = connector;
     }
-    if (names == null || names.isEmpty() || conn == null) {
+    if (owned.isEmpty() || conn == null) {
       return;
     }
-    List<String> owned = List.copyOf(names);
     dropInBackground(
         conn,
         t -> owned.stream().anyMatch(n -> t.equals(n) || t.startsWith(n + "_")),
@@ -649,7 +664,7 @@ public abstract class AccumuloITBase {
   protected static String newTableName(String hint) {
     String name = uniqueTableName(hint);
     synchronized (AccumuloITBase.class) {
-      if (testTableNames != null) {
+      if (runningTests > 0) {
         testTableNames.add(name);
       }
     }
