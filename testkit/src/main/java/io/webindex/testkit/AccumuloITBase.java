@@ -350,7 +350,7 @@ public abstract class AccumuloITBase {
   private static int runningTests;
 
   @BeforeEach
-  void startTestTableNames() {
+  void countRunningTest() {
     synchronized (AccumuloITBase.class) {
       runningTests++;
     }
@@ -368,7 +368,6 @@ public abstract class AccumuloITBase {
    */
   @AfterEach
   void dropTestTables(TestInfo info) {
-    log.info(info.getDisplayName(), runningTests, testTableNames);
     List<String> owned;
     Connector conn;
     synchronized (AccumuloITBase.class) {
