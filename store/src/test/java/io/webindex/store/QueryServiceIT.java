@@ -99,12 +99,18 @@ class QueryServiceIT extends AccumuloITBase {
     assertEquals(built && wanted, loaded, tserverLog);
     Path proc = Path.of("/proc");
     if (Files.isDirectory(proc)) {
-      // Linux: the tablet server process has the library mapped, or not
+      // Linux: the tablet server process has the library mapped, or not. The cluster may be one
+      // of the build's pool, started by another test JVM (not a descendant of this one): its
+      // tablet server is the one whose command line names this cluster's directory.
+      String dir = clusterDir().toString();
       List<Long> tservers =
-          ProcessHandle.current()
-              .descendants()
+          ProcessHandle.allProcesses()
               .map(ProcessHandle::pid)
-              .filter(pid -> readLog(proc.resolve(pid + "/cmdline")).contains("TabletServer"))
+              .filter(
+                  pid -> {
+                    String cmdline = readCmdline(proc.resolve(pid + "/cmdline"));
+                    return cmdline.contains("TabletServer") && cmdline.contains(dir);
+                  })
               .toList();
       assertEquals(1, tservers.size(), "one tablet server");
       assertEquals(
@@ -115,6 +121,15 @@ class QueryServiceIT extends AccumuloITBase {
     assertEquals(
         loaded ? MiniAccumulo.MemoryMap.NATIVE : MiniAccumulo.MemoryMap.JAVA,
         MiniAccumulo.memoryMapIn(clusterDir()));
+  }
+
+  /** A process's command line, or empty when the process ended (or is not ours to read). */
+  private static String readCmdline(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   private static String readLog(Path file) {
