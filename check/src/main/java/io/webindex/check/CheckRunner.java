@@ -298,6 +298,7 @@ public final class CheckRunner {
               actualTable,
               excl,
               boundaries(splits),
+              splits,
               reducers(splits),
               out,
               samplesPerKind);
@@ -354,7 +355,11 @@ public final class CheckRunner {
     return Math.min(MAX_REDUCERS, splits.size() + 1);
   }
 
-  /** Row ranges: the tables' split points ({@code splits}) and the row-range prefixes. */
+  /**
+   * Row ranges: the tables' split points ({@code splits}) and the row-range prefixes. A map task
+   * takes the ranges between two consecutive split points, so the prefixes cut its work into ranges
+   * but add no task.
+   */
   static List<String> boundaries(SortedSet<String> splits) {
     TreeSet<String> rows = new TreeSet<>(QuerySchema.ROW_RANGES);
     rows.addAll(splits);

@@ -56,7 +56,7 @@ final class CheckCommand implements Command {
           --mode M       auto (default), files (one process reading clones of both tables'
                          files, and of their history and frontier tables; needs CREATE_TABLE
                          and WRITE on all of them), scanner (one process reading through the
-                         tablet servers) or mapreduce (one map task per row range; for tables
+                         tablet servers) or mapreduce (one map task per tablet; for tables
                          that do not fit one process); auto is scanner below 1M query cells
                          (the run's), files from there (scanner where files cannot be read), or
                          mapreduce beyond 50M cells when jobs run on a cluster (not on the local

@@ -21,6 +21,7 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -44,11 +45,12 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 
 /**
- * The consistency check as one MapReduce job. Each map task takes one row range and merges the two
- * tables' scanners over it (the diff streams; no cell is shuffled), checks the row invariants of
- * both tables on the same cells, and emits one small fact per URI and part ({@code incount}, {@code
- * t:}, {@code rank}); reducers join the facts of each URI for the invariants that span rows. Totals
- * travel as counters, sampled findings as text files.
+ * The consistency check as one MapReduce job. Each map task takes the row ranges of one tablet
+ * range ({@link RangeInputFormat}) and, range by range, merges the two tables' scanners over it
+ * (the diff streams; no cell is shuffled), checks the row invariants of both tables on the same
+ * cells, and emits one small fact per URI and part ({@code incount}, {@code t:}, {@code rank});
+ * reducers join the facts of each URI for the invariants that span rows. Totals travel as counters,
+ * sampled findings as text files.
  */
 public final class CheckJob {
   static final String EXPECTED = "webindex.check.expected";
@@ -69,6 +71,7 @@ public final class CheckJob {
       String actual,
       Path exclusions,
       List<String> boundaries,
+      Collection<String> taskSplits,
       int reducers,
       Path out,
       int samplesPerKind)
@@ -84,7 +87,7 @@ public final class CheckJob {
       c.set(EXCLUSIONS, exclusions.toString());
     }
     c.setInt(SAMPLES, samplesPerKind);
-    RangeInputFormat.setBoundaries(c, boundaries);
+    RangeInputFormat.setBoundaries(c, boundaries, taskSplits);
     job.setJarByClass(CheckJob.class);
     job.setInputFormatClass(RangeInputFormat.class);
     job.setMapperClass(RangeMapper.class);
@@ -135,11 +138,23 @@ public final class CheckJob {
     }
   }
 
-  /** Compares one row range of the two tables. */
+  /** Compares the two tables over each row range of its split, one range per record. */
   public static final class RangeMapper extends Mapper<Text, Text, Text, Text> {
+    private MultipleOutputs<Text, Text> mos;
+
     @Override
     public void run(Context context) throws IOException, InterruptedException {
       TaskGuard.run(context, () -> super.run(context));
+    }
+
+    @Override
+    protected void setup(Context context) {
+      mos = new MultipleOutputs<>(context);
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      mos.close();
     }
 
     @Override
@@ -185,12 +200,7 @@ public final class CheckJob {
           .forEach(
               (table, m) ->
                   m.forEach((k, v) -> count(context, INVARIANTS_GROUP, table + "|" + k.name(), v)));
-      MultipleOutputs<Text, Text> mos = new MultipleOutputs<>(context);
-      try {
-        writeSamples(mos, acc.samples());
-      } finally {
-        mos.close();
-      }
+      writeSamples(mos, acc.samples());
     }
 
     private static void emit(Context context, Text key, Text value, String table, UriFact f) {
