@@ -21,12 +21,17 @@ import org.apache.log4j.spi.ThrowableInformation;
  * listener ({@code OracleClient$TimestampRetriever.childEvent}) is called a moment later still, it
  * meets the client's closed Curator ({@link IllegalStateException}: "instance must be started
  * before calling this method") or the leader selector the close let go ({@link
- * NullPointerException}), logged by the cache at ERROR as well.
+ * NullPointerException}), logged by the cache at ERROR as well. And when an oracle stops (a
+ * cut-over's oracle moving to the new application, or an oracle stopped by its operator), the
+ * clients' oracle listeners are told that its leader node went, list the leader's candidates and
+ * ask ZooKeeper for each one's data: a node deleted between the two answers {@code NoNode}, which
+ * the listener throws and the cache logs at ERROR too; the client waits for an oracle as it would
+ * anyway ("Waiting for timestamp from Oracle").
  *
  * <p>Dropped: events of the cache's logger with a refused task or an interruption, or with one of
- * those two exceptions thrown from the oracle listener; and events of ZooKeeper's client logger
- * with a refused task whose stack passes through the cache. Every other event, of those loggers
- * too, passes.
+ * those two exceptions or ZooKeeper's {@code NoNode} thrown from the oracle listener; and events of
+ * ZooKeeper's client logger with a refused task whose stack passes through the cache. Every other
+ * event, of those loggers too, passes.
  *
  * <p>The shipped log4j configurations put it on their appenders: {@code
  * log4j.appender.<name>.filter.fluoShutdown=io.webindex.cli.FluoShutdownRaceFilter}.
@@ -44,6 +49,9 @@ public final class FluoShutdownRaceFilter extends Filter {
 
   static final String ORACLE_LISTENER_METHOD = "childEvent";
 
+  /** ZooKeeper's answer for a node that is not there (by name: the filter needs no ZooKeeper). */
+  static final String NO_NODE = "org.apache.zookeeper.KeeperException$NoNodeException";
+
   @Override
   public int decide(LoggingEvent event) {
     ThrowableInformation info = event.getThrowableInformation();
@@ -55,7 +63,9 @@ public final class FluoShutdownRaceFilter extends Filter {
     if (CACHE_LOGGER.equals(logger)
         && (thrown instanceof RejectedExecutionException
             || thrown instanceof InterruptedException
-            || ((thrown instanceof IllegalStateException || thrown instanceof NullPointerException)
+            || ((thrown instanceof IllegalStateException
+                    || thrown instanceof NullPointerException
+                    || thrown.getClass().getName().equals(NO_NODE))
                 && fromTheOracleListener(thrown)))) {
       return DENY;
     }

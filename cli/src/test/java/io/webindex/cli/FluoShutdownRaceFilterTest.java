@@ -17,6 +17,7 @@ import java.util.concurrent.RejectedExecutionException;
 import org.apache.log4j.LogManager;
 import org.apache.log4j.Logger;
 import org.apache.log4j.PropertyConfigurator;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,8 +75,14 @@ class FluoShutdownRaceFilterTest {
                 "instance must be started before calling this method (race)")));
     cache.error(
         "", fromOracleListener(new NullPointerException("this.leaderSelector is null (race)")));
-    // another listener's null pointer is a failure
+    // an oracle that stops: its leader node gone between the listener's two questions
+    cache.error(
+        "",
+        fromOracleListener(
+            new KeeperException.NoNodeException("/oracle/server/_c_1-lock-0000000000 (race)")));
+    // another listener's null pointer is a failure, and so is ZooKeeper's NoNode elsewhere
     cache.error("", new NullPointerException("a null pointer of another listener"));
+    cache.error("", new KeeperException.NoNodeException("/another/node of another listener"));
     cache.error("no exception at all");
     Logger.getLogger("org.apache.curator.framework.imps.CuratorFrameworkImpl")
         .error("another logger", new RejectedExecutionException("of another logger"));
@@ -99,12 +106,13 @@ class FluoShutdownRaceFilterTest {
     assertTrue(out.contains("of another logger"), out);
     assertTrue(out.contains("another watcher's refused task"), out);
     assertTrue(out.contains("a null pointer of another listener"), out);
+    assertTrue(out.contains("/another/node of another listener"), out);
     assertTrue(out.contains("another failure of a watcher"), out);
-    assertEquals(6, out.lines().filter(l -> l.contains("ERROR")).count(), out);
+    assertEquals(7, out.lines().filter(l -> l.contains("ERROR")).count(), out);
   }
 
   /** {@code e} thrown from the oracle listener of a Fluo client, as Curator's cache calls it. */
-  private static <T extends RuntimeException> T fromOracleListener(T e) {
+  private static <T extends Exception> T fromOracleListener(T e) {
     e.setStackTrace(
         new StackTraceElement[] {
           new StackTraceElement(

@@ -141,6 +141,8 @@ public final class CheckJob {
   /** Compares the two tables over each row range of its split, one range per record. */
   public static final class RangeMapper extends Mapper<Text, Text, Text, Text> {
     private MultipleOutputs<Text, Text> mos;
+    private Connector conn;
+    private Exclusions skip;
 
     @Override
     public void run(Context context) throws IOException, InterruptedException {
@@ -148,7 +150,9 @@ public final class CheckJob {
     }
 
     @Override
-    protected void setup(Context context) {
+    protected void setup(Context context) throws IOException {
+      conn = connect(context);
+      skip = exclusions(context.getConfiguration());
       mos = new MultipleOutputs<>(context);
     }
 
@@ -161,7 +165,6 @@ public final class CheckJob {
     protected void map(Text start, Text end, Context context)
         throws IOException, InterruptedException {
       Configuration c = context.getConfiguration();
-      Connector conn = connect(context);
       Range range =
           new Range(
               start.getLength() == 0 ? null : start.toString(),
@@ -182,7 +185,6 @@ public final class CheckJob {
               acc,
               fact -> emit(context, key, value, CheckAccumulator.ACTUAL, fact));
       long[] n = {0};
-      Exclusions skip = exclusions(c);
       try (ScannerCheck.Scan expected = ScannerCheck.cells(conn, c.get(EXPECTED), range);
           ScannerCheck.Scan actual = ScannerCheck.cells(conn, c.get(ACTUAL), range)) {
         TableDiff.diffRaw(tee(expected, exp, context, n), tee(actual, act, context, n), skip, acc);
