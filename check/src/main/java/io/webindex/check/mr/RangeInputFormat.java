@@ -62,10 +62,6 @@ public final class RangeInputFormat extends InputFormat<Text, Text> {
     return out;
   }
 
-  static List<String> boundaries(Configuration conf) {
-    return decode(conf.get(BOUNDARIES, ""));
-  }
-
   /**
    * The row ranges of one map task: {@code rows} holds the task's first row, every boundary inside
    * it and its end, so the ranges are [rows(i), rows(i+1)); empty strings mean unbounded.
@@ -134,7 +130,7 @@ public final class RangeInputFormat extends InputFormat<Text, Text> {
   @Override
   public List<InputSplit> getSplits(JobContext context) {
     Configuration c = context.getConfiguration();
-    return splits(boundaries(c), new HashSet<>(decode(c.get(TASK_SPLITS, ""))));
+    return splits(decode(c.get(BOUNDARIES)), new HashSet<>(decode(c.get(TASK_SPLITS))));
   }
 
   static List<InputSplit> splits(List<String> boundaries, Set<String> taskSplits) {
