@@ -45,7 +45,8 @@ final class MiniOozieCluster implements AutoCloseable {
    */
   static final String FAST_JVM =
       "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UseTransparentHugePages"
-          + " -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote";
+          + " -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote -XX:-UsePerfData"
+          + " -XX:AsyncDeflationInterval=5000";
 
   /**
    * JVM options of MapReduce containers and of {@code hadoop jar}: Hadoop 3.3 on JDK 17 needs

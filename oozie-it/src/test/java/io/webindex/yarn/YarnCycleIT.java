@@ -73,7 +73,7 @@ class YarnCycleIT extends AccumuloITBase {
   private static final String TASK_OPTS =
       "--add-opens java.base/java.lang=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
           + " -XX:+UseTransparentHugePages -XX:+UnlockDiagnosticVMOptions"
-          + " -XX:-BytecodeVerificationRemote";
+          + " -XX:-BytecodeVerificationRemote -XX:-UsePerfData -XX:AsyncDeflationInterval=5000";
 
   private static Path dir;
   private static MiniDFSCluster dfs;
