@@ -39,21 +39,6 @@ import org.slf4j.LoggerFactory;
 final class MiniOozieCluster implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MiniOozieCluster.class);
 
-  /**
-   * C1 only, the serial collector and transparent huge pages for the heap, as every test JVM of the
-   * suite (docs/testing.md).
-   */
-  static final String FAST_JVM =
-      "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UseTransparentHugePages"
-          + " -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote -XX:-UsePerfData"
-          + " -XX:AsyncDeflationInterval=5000";
-
-  /**
-   * JVM options of MapReduce containers and of {@code hadoop jar}: Hadoop 3.3 on JDK 17 needs
-   * java.lang opened for its MapReduce application master.
-   */
-  static final String CONTAINER_OPTS = "--add-opens java.base/java.lang=ALL-UNNAMED " + FAST_JVM;
-
   private final Path dir;
   private final MiniDFSCluster dfs;
   private final MiniMRYarnCluster yarn;
@@ -91,18 +76,18 @@ final class MiniOozieCluster implements AutoCloseable {
       conf.setInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 100);
       conf.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 100);
       // the cluster's options for every MapReduce application master: only the fast JVM flags
-      conf.set("yarn.app.mapreduce.am.admin-command-opts", FAST_JVM);
+      conf.set("yarn.app.mapreduce.am.admin-command-opts", TestJvms.FAST);
       // and for every container, Oozie's launchers too, as a NodeManager's administrator sets them:
       // a launcher's command line has only the workflow's <java-opts> (Oozie 5 does not prepend
       // the application masters' options when the workflow sets its own), and without these it ran
       // with the JVM's defaults, C2 and G1, for its few seconds of work
       conf.set(
           "yarn.nodemanager.admin-env",
-          "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX,JDK_JAVA_OPTIONS=" + FAST_JVM);
+          "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX,JDK_JAVA_OPTIONS=" + TestJvms.FAST);
       conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
-      conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m " + CONTAINER_OPTS);
-      conf.set("mapreduce.map.java.opts", "-Xmx256m " + CONTAINER_OPTS);
-      conf.set("mapreduce.reduce.java.opts", "-Xmx256m " + CONTAINER_OPTS);
+      conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m " + TestJvms.CONTAINER);
+      conf.set("mapreduce.map.java.opts", "-Xmx256m " + TestJvms.CONTAINER);
+      conf.set("mapreduce.reduce.java.opts", "-Xmx256m " + TestJvms.CONTAINER);
       conf.set(
           "yarn.application.classpath",
           Stream.concat(Stream.of(hadoopConfDir), ClassPaths.clusterClassPath().stream())
@@ -311,7 +296,7 @@ final class MiniOozieCluster implements AutoCloseable {
       throws IOException {
     List<String> jvm = new java.util.ArrayList<>();
     jvm.add(heap);
-    jvm.addAll(List.of(CONTAINER_OPTS.split(" ")));
+    jvm.addAll(List.of(TestJvms.CONTAINER.split(" ")));
     jvm.add("-cp");
     jvm.add(
         Stream.concat(Stream.of(hadoopConfDir), ClassPaths.clusterClassPath().stream())

@@ -14,6 +14,7 @@ import io.webindex.core.schema.DumpFormat;
 import io.webindex.core.schema.FrontierSchema;
 import io.webindex.core.schema.HistorySchema;
 import io.webindex.core.synth.RandomWeb;
+import io.webindex.oozie.TestJvms;
 import io.webindex.store.RawPageStore;
 import io.webindex.store.RunRecord;
 import io.webindex.store.RunRegistry;
@@ -70,10 +71,6 @@ import org.slf4j.LoggerFactory;
 @SharedCluster
 class YarnCycleIT extends AccumuloITBase {
   private static final Logger log = LoggerFactory.getLogger(YarnCycleIT.class);
-  private static final String TASK_OPTS =
-      "--add-opens java.base/java.lang=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-          + " -XX:+UseTransparentHugePages -XX:+UnlockDiagnosticVMOptions"
-          + " -XX:-BytecodeVerificationRemote -XX:-UsePerfData -XX:AsyncDeflationInterval=5000";
 
   private static Path dir;
   private static MiniDFSCluster dfs;
@@ -98,11 +95,11 @@ class YarnCycleIT extends AccumuloITBase {
     conf.setInt("yarn.scheduler.maximum-allocation-mb", 1024);
     conf.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
     conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
-    conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m " + TASK_OPTS);
+    conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m " + TestJvms.CONTAINER);
     conf.setInt("mapreduce.map.memory.mb", 384);
-    conf.set("mapreduce.map.java.opts", "-Xmx256m " + TASK_OPTS);
+    conf.set("mapreduce.map.java.opts", "-Xmx256m " + TestJvms.CONTAINER);
     conf.setInt("mapreduce.reduce.memory.mb", 384);
-    conf.set("mapreduce.reduce.java.opts", "-Xmx256m " + TASK_OPTS);
+    conf.set("mapreduce.reduce.java.opts", "-Xmx256m " + TestJvms.CONTAINER);
     conf.setInt("mapreduce.task.io.sort.mb", 32);
     conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
     // no speculative attempts: on a busy 2-core machine YARN speculates on the reducer whose first
@@ -177,7 +174,7 @@ class YarnCycleIT extends AccumuloITBase {
         hadoopConfDir.toAbsolutePath() + File.pathSeparator + System.getProperty("java.class.path");
     List<String> jvm = new ArrayList<>();
     jvm.add("-Xmx512m");
-    jvm.addAll(List.of(TASK_OPTS.split(" ")));
+    jvm.addAll(List.of(TestJvms.CONTAINER.split(" ")));
     jvm.add("-cp");
     jvm.add(classPath);
     // an argument file: the class path is longer than one command-line argument may be
