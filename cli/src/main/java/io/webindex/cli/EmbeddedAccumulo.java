@@ -105,6 +105,17 @@ public final class EmbeddedAccumulo implements AutoCloseable {
           "-Dzookeeper.4lw.commands.whitelist=*",
           "-Dzookeeper.admin.enableServer=false");
 
+  /**
+   * The embedded instance's servers (and its host JVM) compile with C1 only. Its tablet server is
+   * as young as the command that started it, and under a load the server compiler's work never
+   * ended while we watched: in a 40,000-version load into a 100k-page index, its compiler thread
+   * used 0.2-0.34 of a core from start to end (3 minutes), recompiling the same methods of the file
+   * readers and the conditional writes five to seven times (1-2 s each); C1-only code, slower once
+   * warm, measured faster for the minutes such an instance lives (docs/performance.md, "The
+   * embedded servers' compiler"). A cluster's long-lived tablet servers keep their own options.
+   */
+  static final List<String> SERVER_JIT_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
+
   static final String JDK_JAVA_OPTIONS = EmbeddedAccumuloHost.JDK_JAVA_OPTIONS;
 
   private final Path dir;
@@ -138,6 +149,7 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     // the host JVM's MiniAccumulo reads the switch from its system property
     List<String> hostOptions = new ArrayList<>(REQUIRED_JDK_OPTIONS);
     hostOptions.add("-D" + MiniAccumulo.NATIVE_MAP_PROPERTY + "=" + nativeMap);
+    hostOptions.addAll(serverJitOptions(System.getenv(JDK_JAVA_OPTIONS)));
     Runnable stopHost = EmbeddedAccumuloHost.launch(root, EmbeddedAccumulo.class, hostOptions);
     // the host wrote the connection files before it answered
     WebindexConfig cfg = WebindexConfig.load(root.resolve(CONNECTION_FILE), Map.of());
@@ -257,6 +269,18 @@ public final class EmbeddedAccumulo implements AutoCloseable {
   }
 
   /** Those of {@link #REQUIRED_JDK_OPTIONS} that a {@code JDK_JAVA_OPTIONS} value lacks. */
+  /**
+   * The just-in-time compiler of the embedded servers: the client compiler only ({@link
+   * #SERVER_JIT_OPTIONS}), unless the caller's {@code JDK_JAVA_OPTIONS} chooses a compiler itself
+   * (names {@code TieredStopAtLevel} or {@code TieredCompilation}), whose choice then stands.
+   */
+  static List<String> serverJitOptions(String jdkJavaOptions) {
+    String have = jdkJavaOptions == null ? "" : jdkJavaOptions;
+    return have.contains("TieredStopAtLevel") || have.contains("TieredCompilation")
+        ? List.of()
+        : SERVER_JIT_OPTIONS;
+  }
+
   static List<String> missingJdkOptions(String jdkJavaOptions) {
     String have = jdkJavaOptions == null ? "" : jdkJavaOptions;
     return REQUIRED_JDK_OPTIONS.stream()

@@ -209,6 +209,16 @@ class MainTest {
   }
 
   @Test
+  void embeddedServersCompileWithC1UnlessTheCallerChose() {
+    assertEquals(List.of("-XX:TieredStopAtLevel=1"), EmbeddedAccumulo.serverJitOptions(null));
+    assertEquals(
+        List.of("-XX:TieredStopAtLevel=1"), EmbeddedAccumulo.serverJitOptions("-Xss2m -Dx=y"));
+    // a compiler named by the caller's JDK_JAVA_OPTIONS stands (it comes first, ours would win)
+    assertEquals(List.of(), EmbeddedAccumulo.serverJitOptions("-XX:TieredStopAtLevel=4"));
+    assertEquals(List.of(), EmbeddedAccumulo.serverJitOptions("-Xss2m -XX:-TieredCompilation"));
+  }
+
+  @Test
   void connectionFileValuesReadBackUnchanged() throws IOException {
     for (String v : List.of("/tmp/a b/c", "C:\\dir\\x", " lead", "caf\u00e9/\u4e16", "a=b:c#d")) {
       Properties p = new Properties();
