@@ -46,6 +46,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The binary distribution as an operator uses it: {@code webindex-<version>-bin.tar.gz} unpacked
@@ -302,7 +304,9 @@ class DistributionIT {
     WebElement box = browser.findElement(By.name("q"));
     box.sendKeys("www.c.com");
     box.submit();
-    assertEquals(root + "/domain/c.com", browser.getCurrentUrl());
+    // submit() sends the form from a script and does not wait for the page it leads to
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(ExpectedConditions.urlToBe(root + "/domain/c.com"));
     assertEquals("2", browser.findElement(By.id("pagecount")).getText());
     shot("2-domain");
 
