@@ -108,11 +108,12 @@ public final class EmbeddedAccumulo implements AutoCloseable {
   /**
    * The embedded instance's servers (and its host JVM) compile with C1 only. Its tablet server is
    * as young as the command that started it, and under a load the server compiler's work never
-   * ended while we watched: in a 40,000-version load into a 100k-page index, its compiler thread
-   * used 0.2-0.34 of a core from start to end (3 minutes), recompiling the same methods of the file
-   * readers and the conditional writes five to seven times (1-2 s each); C1-only code, slower once
-   * warm, measured faster for the minutes such an instance lives (docs/performance.md, "The
-   * embedded servers' compiler"). A cluster's long-lived tablet servers keep their own options.
+   * ended while we watched: in a 40,000-version load into a 100k-page index its C2 threads used
+   * 0.2-0.34 of a core from start to end (3 minutes), and in a 20,000-version load it compiled the
+   * same methods of the file readers and the conditional writes five to seven times (1-2 s each at
+   * C2); C1-only code, slower once warm, measured faster for the minutes such an instance lives
+   * (docs/performance.md, "The embedded servers' compiler"). A cluster's long-lived tablet servers
+   * keep their own options.
    */
   static final List<String> SERVER_JIT_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
 
@@ -268,7 +269,6 @@ public final class EmbeddedAccumulo implements AutoCloseable {
     return d;
   }
 
-  /** Those of {@link #REQUIRED_JDK_OPTIONS} that a {@code JDK_JAVA_OPTIONS} value lacks. */
   /**
    * The just-in-time compiler of the embedded servers: the client compiler only ({@link
    * #SERVER_JIT_OPTIONS}), unless the caller's {@code JDK_JAVA_OPTIONS} chooses a compiler itself
@@ -281,6 +281,7 @@ public final class EmbeddedAccumulo implements AutoCloseable {
         : SERVER_JIT_OPTIONS;
   }
 
+  /** Those of {@link #REQUIRED_JDK_OPTIONS} that a {@code JDK_JAVA_OPTIONS} value lacks. */
   static List<String> missingJdkOptions(String jdkJavaOptions) {
     String have = jdkJavaOptions == null ? "" : jdkJavaOptions;
     return REQUIRED_JDK_OPTIONS.stream()
